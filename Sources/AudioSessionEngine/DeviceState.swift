@@ -1,0 +1,33 @@
+/// Device state, kept apart from session state (SPEC §0): it survives a media-services
+/// reset (MS2) and, in the daemon, restarts (P1, HW7).
+struct DeviceState: Hashable, Sendable {
+    let profile: DeviceProfile
+    /// Connected ports: built-ins first, then accessories in connection order (RT3 "last in wins").
+    var ports: [DevicePort]
+    var silentSwitchOn = false
+    var isLocked = false
+    var microphoneMuted = false
+    var outputVolume: Double = 1
+    var recordPermissions: [AppID: RecordPermission] = [:]
+    /// P2: apps whose permission prompt is showing and not yet answered.
+    var pendingPermissionPrompts: Set<AppID> = []
+
+    init(profile: DeviceProfile) {
+        self.profile = profile
+        self.ports = profile.builtInPorts.map { DevicePort(port: $0, isInput: $0.type == .microphoneBuiltIn) }
+    }
+
+    func recordPermission(of app: AppID) -> RecordPermission {
+        recordPermissions[app] ?? .undetermined
+    }
+
+    /// HW6: the device has some input port.
+    var isInputAvailable: Bool { ports.contains { $0.isInput } }
+}
+
+/// A connected port and its direction: an accessory such as a USB interface has one input
+/// and one output port with the same type and UID (SPEC §9.1).
+struct DevicePort: Hashable, Sendable {
+    let port: Port
+    let isInput: Bool
+}

@@ -1,0 +1,27 @@
+/// What every step ends with: the effects derived from the state after the whole step (N1).
+extension Engine {
+    /// I7 after the step's other effects, then route changes (RT11), hints (OA3) and gains (D4),
+    /// appended by delivery phase (N2).
+    mutating func finishStep(_ context: inout StepContext) {
+        if context.suppressDerived {
+            // MS2: the reset step sends media-services notifications only; hints and gains start afresh.
+            for index in sessions.indices {
+                sessions[index].hintOn = false
+                sessions[index].reportedGain = 1
+            }
+            return
+        }
+        interruptMutedMicrophoneUsers(&context)
+        sendRouteChanges(&context)
+        if context.wake {
+            // RT11: every active app session is told wakeFromSleep with previous = current.
+            for index in activeSessions {
+                let route = currentRoute(index)
+                context.routeChanges.append(
+                    .notify(sessions[index].app, .routeChange(reason: .wakeFromSleep, previous: route, current: route)))
+            }
+        }
+        sendHintChanges(&context)
+        sendGainChanges(&context)
+    }
+}

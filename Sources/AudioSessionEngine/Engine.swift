@@ -1,0 +1,111 @@
+/// The arbiter: every app's session and the device, as a pure, deterministic value.
+///
+/// Each step (`apply(_:)`) is atomic: it succeeds with all its effects or fails with none
+/// (SPEC A7; A5 is the one exception), and its notifications are derived from the state
+/// after the whole step (N1). No I/O, no clock, no threads: the same steps always give the
+/// same effects.
+///
+/// ```swift
+/// var engine = Engine(profile: .iphone)
+/// try engine.register("com.example.music", capabilities: [.backgroundAudio])
+/// let outcome = engine.apply(.app("com.example.music", .setActive(true)))
+/// ```
+public struct Engine: Hashable, Sendable {
+    var device: DeviceState
+    /// D1: the gain of a ducked session (default 0.2 linear).
+    public var duckLevel: Double
+    var sessions: [SessionRecord] = []
+    var indexByApp: [AppID: Int] = [:]
+    /// Active app sessions in activation order (oldest first).
+    var activeSessions: [Int] = []
+    /// Sessions currently interrupted (I1), in no particular order.
+    var interruptedSessions: [Int] = []
+    /// Active system sessions, in the order they began (I4).
+    var systemSessions: [SystemSessionKind] = []
+    var activationCounter: UInt64 = 0
+    /// Sessions grouped by routing configuration, so a change of owner is checked once per
+    /// group rather than once per registered app (RT10, RT11).
+    var routeGroups = RouteGroups()
+
+    /// A device of the given profile with no apps, volume 1, unlocked, switch off (SPEC §9.1).
+    public init(profile: DeviceProfile = .iphone, duckLevel: Double = 0.2) {
+        self.device = DeviceState(profile: profile)
+        self.duckLevel = duckLevel
+    }
+
+    /// The device profile.
+    public var profile: DeviceProfile { device.profile }
+
+    /// Registers an app with a new session (C8 defaults). While the screen is locked the app
+    /// starts in the background (D3).
+    /// - Throws: `SessionError` -50 if the app id is empty or already registered.
+    public mutating func register(_ app: AppID, capabilities: AppCapabilities = []) throws(SessionError) {
+        guard !app.rawValue.isEmpty else { throw SessionError(.badParam, "app ids must not be empty") }
+        guard indexByApp[app] == nil else {
+            throw SessionError(.badParam, "app \(app) is already registered")
+        }
+        let index = sessions.count
+        sessions.append(SessionRecord(app: app, capabilities: capabilities))
+        indexByApp[app] = index
+        routeGroups.insert(index, sessions[index].routingConfig)
+    }
+
+    /// Every registered app, in registration order.
+    public var apps: [AppID] { sessions.map(\.app) }
+
+    /// Apps whose session is active, oldest activation first.
+    public var activeApps: [AppID] { activeSessions.map { sessions[$0].app } }
+
+    /// Whether a system session (call, alarm, Siri) is active.
+    public func isSystemSessionActive(_ kind: SystemSessionKind) -> Bool { systemSessions.contains(kind) }
+
+    /// Applies one step and returns its result and effects (SPEC §0 "step").
+    public mutating func apply(_ step: Step) -> StepOutcome {
+        let owner = routingOwner
+        var context = StepContext(ownerBefore: owner, ownerRouteBefore: ownRoute(owner))
+        let error: SessionError?
+        do {
+            try perform(step, &context)
+            error = nil
+        } catch let failure where failure.code == .isBusy {
+            error = failure  // A5: an error, but the deactivation happened
+        } catch {
+            return StepOutcome(error: error)  // A7: nothing changed, nothing sent
+        }
+        finishStep(&context)
+        return StepOutcome(error: error, effects: context.effects)
+    }
+
+    private mutating func perform(_ step: Step, _ context: inout StepContext) throws(SessionError) {
+        switch step {
+        case .app(let app, let call):
+            guard let index = indexByApp[app] else {
+                throw SessionError(.badParam, "app \(app) is not registered")
+            }
+            try perform(call, index, &context)
+        case .system(let event):
+            try perform(event, &context)
+        case .recordPermissionAnswer(let app, let granted):
+            try answerRecordPermission(app, granted: granted, &context)
+        }
+    }
+
+    private mutating func perform(_ call: AppCall, _ index: Int, _ context: inout StepContext) throws(SessionError) {
+        switch call {
+        case .setCategory(let category, let mode, let options):
+            try setCategory(index, category, mode, options, &context)
+        case .setMode(let mode):
+            try setMode(index, mode, &context)
+        case .setActive(true, _):
+            try activate(index, &context)  // A6: options are ignored when activating
+        case .setActive(false, let options):
+            try deactivate(index, notifyOthers: options.contains(.notifyOthersOnDeactivation), &context)
+        case .startOutput: try startOutput(index, &context)
+        case .stopOutput: stopIO(index, output: true)
+        case .startInput: try startInput(index, &context)
+        case .stopInput: stopIO(index, output: false)
+        case .setAppState(let state): sessions[index].requestedState = state
+        case .requestRecordPermission: requestRecordPermission(index, &context)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// Everything an app can read about its session at one moment (SPEC §1–8, §10).
+public struct SessionStatus: Hashable, Sendable {
+    public var app: AppID
+    public var category: Category
+    public var mode: Mode
+    /// O2: the options set plus those implied by the category, other options and the mode.
+    public var categoryOptions: CategoryOptions
+    public var isActive: Bool
+    /// D3: background while the screen is locked.
+    public var appState: AppState
+    public var isOutputRunning: Bool
+    public var isInputRunning: Bool
+    /// Whether the session is interrupted (I1) and waits for its `ended`.
+    public var isInterrupted: Bool
+    /// RT10.
+    public var currentRoute: Route
+    /// D4: the factor applied to the session's output; never shown as the app's volume.
+    public var outputGain: Double
+    /// D5, P3, I7: the session's input records zeros.
+    public var recordsSilence: Bool
+    /// OA1.
+    public var isOtherAudioPlaying: Bool
+    /// OA2.
+    public var secondaryAudioShouldBeSilencedHint: Bool
+    /// P1.
+    public var recordPermission: RecordPermission
+    /// HW6.
+    public var isInputAvailable: Bool
+    /// HW7.
+    public var outputVolume: Double
+    /// C12.
+    public var isHardwareCodecAvailable: Bool
+}
+
+extension Engine {
+    /// The session of an app as the app sees it, or `nil` for an app not registered.
+    public func status(of app: AppID) -> SessionStatus? {
+        guard let index = indexByApp[app] else { return nil }
+        let session = sessions[index]
+        let playing = playingInputs()
+        return SessionStatus(
+            app: app,
+            category: session.category,
+            mode: session.mode,
+            categoryOptions: session.options,
+            isActive: session.isActive,
+            appState: appState(of: session),
+            isOutputRunning: session.outputRunning,
+            isInputRunning: session.inputRunning,
+            isInterrupted: session.interruptedBy != nil,
+            currentRoute: currentRoute(index),
+            outputGain: outputGain(index, gainInputs()),
+            recordsSilence: recordsSilence(index),
+            isOtherAudioPlaying: isOtherAudioPlaying(index, playing),
+            secondaryAudioShouldBeSilencedHint: secondaryAudioShouldBeSilenced(index, playing),
+            recordPermission: device.recordPermission(of: app),
+            isInputAvailable: device.isInputAvailable,
+            outputVolume: device.outputVolume,
+            isHardwareCodecAvailable: session.hardwareCodecAvailable
+        )
+    }
+}

@@ -1,0 +1,49 @@
+/// What a step has done so far: the effects it produced, by delivery phase (N2), and what
+/// the route comparison after the step needs to know about the state before it (RT11).
+struct StepContext {
+    /// Why routes changed in this step, unless a rule of RT11 says otherwise for a session.
+    enum RouteCause { case other }
+
+    /// Phase 0: interruption events and the I/O stops they bring, in the order produced.
+    var interruptions: [Effect] = []
+    /// Phase 1: route changes.
+    var routeChanges: [Effect] = []
+    /// Phase 2: silence-secondary-audio hints.
+    var hints: [Effect] = []
+    /// Phase 3: every other notification.
+    var rest: [Effect] = []
+    /// Gains and prompts, after the notifications.
+    var requests: [Effect] = []
+
+    var cause: RouteCause = .other
+    /// MS2: the step sends only its own notifications; no derived ones.
+    var suppressDerived = false
+    /// RT11 `wake`: active sessions get wakeFromSleep (previous = current).
+    var wake = false
+
+    /// The routing owner and its own route before the step (RT9).
+    let ownerBefore: Int?
+    let ownerRouteBefore: RouteKey
+    /// Sessions whose routing configuration changed, with the configuration before the step.
+    var touched: [(index: Int, config: RoutingConfig)] = []
+
+    init(ownerBefore: Int?, ownerRouteBefore: RouteKey) {
+        self.ownerBefore = ownerBefore
+        self.ownerRouteBefore = ownerRouteBefore
+    }
+
+    /// Records the configuration of a session about to change (first change in the step wins).
+    mutating func touch(_ index: Int, _ config: RoutingConfig) {
+        if !touched.contains(where: { $0.index == index }) { touched.append((index, config)) }
+    }
+
+    func configBefore(_ index: Int) -> RoutingConfig? {
+        touched.first { $0.index == index }?.config
+    }
+
+    /// The effects in delivery order (N2).
+    var effects: [Effect] {
+        if routeChanges.isEmpty, hints.isEmpty, rest.isEmpty, requests.isEmpty { return interruptions }
+        return interruptions + routeChanges + hints + rest + requests
+    }
+}

@@ -1,0 +1,77 @@
+/// One call an app makes on its own session (SPEC §0 "step").
+public enum AppCall: Hashable, Sendable {
+    /// C9, C10, O1, M1, A9. Options and mode not given are reset.
+    case setCategory(Category, mode: Mode = .default, options: CategoryOptions = [])
+    /// M1, M3, A9.
+    case setMode(Mode)
+    /// A1–A9.
+    case setActive(Bool, options: SetActiveOptions = [])
+    /// IO1–IO2: output (playback) starts running.
+    case startOutput
+    case stopOutput
+    /// IO1–IO2, P3: input (recording) starts running.
+    case startInput
+    case stopInput
+    /// D3, D5, A4: the app moves to the foreground or the background.
+    case setAppState(AppState)
+    /// P2.
+    case requestRecordPermission
+}
+
+/// An event of the system or the device (SPEC §0 "step").
+public enum SystemEvent: Hashable, Sendable {
+    /// D2 (iphone only, else -50).
+    case silentSwitch(on: Bool)
+    /// D3.
+    case lock
+    case unlock
+    /// I4: a call, alarm or Siri begins (`begin: true`) or ends.
+    case systemSession(SystemSessionKind, begin: Bool)
+    /// I7: the built-in microphone is muted or unmuted.
+    case microphoneMute(on: Bool)
+    /// HW7: the output volume, 0…1.
+    case outputVolume(Double)
+    /// RT11: the device wakes from sleep.
+    case wake
+    /// MS1, MS2: media services are lost and come back.
+    case mediaServicesReset
+}
+
+/// One step of the engine: an app call, a system event, or the permission agent's answer.
+public enum Step: Hashable, Sendable {
+    case app(AppID, AppCall)
+    case system(SystemEvent)
+    /// P2: the user answered the record-permission prompt shown for an app.
+    case recordPermissionAnswer(AppID, granted: Bool)
+}
+
+/// What a step asks the world outside the engine to do or know.
+public enum Effect: Hashable, Sendable {
+    /// Deliver a notification to the app (SPEC §13), in this order.
+    case notify(AppID, SessionNotification)
+    /// Apply this effective output gain to the app's output (D4); sent for active sessions when it changes.
+    case outputGain(AppID, Double)
+    /// The app's I/O was stopped by the system (A5, I1, IO3).
+    case stopIO(AppID, output: Bool, input: Bool)
+    /// Show the record-permission prompt for the app (P2, P3); answer with `Step.recordPermissionAnswer`.
+    case askRecordPermission(AppID)
+}
+
+/// The result of one step: success or the error, and the effects it produced (in order).
+public struct StepOutcome: Hashable, Sendable {
+    /// `nil` on success. A failed step has no effects, except A5 (`!act`).
+    public var error: SessionError?
+    public var effects: [Effect]
+
+    public init(error: SessionError? = nil, effects: [Effect] = []) {
+        self.error = error
+        self.effects = effects
+    }
+
+    /// The notifications among the effects, in delivery order.
+    public var notifications: [(app: AppID, notification: SessionNotification)] {
+        effects.compactMap {
+            if case .notify(let app, let notification) = $0 { (app, notification) } else { nil }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// A scenario file that does not parse: where, and what was expected there.
+public struct ScenarioParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(file: String, line: Int, column: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `file:line:column: message`
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+}
