@@ -13,6 +13,9 @@ extension AudioSessionCommand {
         @Argument(help: "Scenario files to run, in order.")
         var files: [String]
 
+        @Flag(help: "Print a timeline of every step and the events each app received, instead of ok/not ok lines.")
+        var timeline = false
+
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("give at least one scenario file") }
         }
@@ -24,6 +27,9 @@ extension AudioSessionCommand {
                 case .failure(let message):
                     FileHandle.standardError.write(Data((message + "\n").utf8))
                     status = 2
+                case .success(let report) where timeline:
+                    print(Timeline.render(report, scenario: (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""))
+                    if report.failed > 0, status == 0 { status = 1 }
                 case .success(let report):
                     for result in report.results { print(result.outputLine) }
                     print(report.summaryLine)
