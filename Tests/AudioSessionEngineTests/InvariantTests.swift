@@ -1,0 +1,142 @@
+import PropertyBased
+import Testing
+
+@testable import AudioSessionEngine
+
+/// Invariants over long random step sequences (issue: property-based test of the engine).
+@Suite("Engine invariants over random step sequences")
+struct InvariantTests {
+    static let sequences = Gen.int(in: 0...100_000).array(of: 50...400)
+
+    @Test("A2: at most one active non-mixable app session that takes part in arbitration")
+    func oneNonMixable() async {
+        await propertyCheck(count: 200, input: Self.sequences) { values in
+            var engine = RandomSteps.engine()
+            for value in values {
+                _ = engine.apply(RandomSteps.step(value))
+                let nonMixable = engine.activeSessions.filter { engine.sessions[$0].isArbitratedNonMixable }
+                #expect(nonMixable.count <= 1)
+                if nonMixable.count > 1 { return }
+            }
+        }
+    }
+
+    @Test("D1: an active session with output, not silenced, is ducked iff another app's duckOthers session is active")
+    func duckedIffDucker() async {
+        await propertyCheck(count: 200, input: Self.sequences) { values in
+            var engine = RandomSteps.engine()
+            for value in values {
+                _ = engine.apply(RandomSteps.step(value))
+                for (app, _) in RandomSteps.apps {
+                    let status = engine.status(of: app)!
+                    guard status.isActive, status.category.hasOutput, status.outputGain != 0 else { continue }
+                    let ducker = engine.activeSessions.contains {
+                        engine.sessions[$0].app != app && engine.sessions[$0].options.contains(.duckOthers)
+                    }
+                    #expect((status.outputGain == engine.duckLevel) == ducker, "\(app) after \(values)")
+                    #expect(status.outputGain == 1 || status.outputGain == engine.duckLevel)
+                }
+            }
+        }
+    }
+
+    @Test("I3: no `interruption ended` without an earlier `began`; OA3: no hint `end` without `begin`")
+    func endedAfterBegan() async {
+        await propertyCheck(count: 200, input: Self.sequences) { values in
+            var engine = RandomSteps.engine()
+            var interrupted: Set<AppID> = []
+            var hinted: Set<AppID> = []
+            for value in values {
+                let step = RandomSteps.step(value)
+                let outcome = engine.apply(step)
+                for (app, notification) in outcome.notifications {
+                    switch notification {
+                    case .interruptionBegan:
+                        // I5 + I7: an app's own call may reactivate it and see it interrupted again.
+                        let ownCall = if case .app(app, _) = step { true } else { false }
+                        #expect(interrupted.insert(app).inserted || ownCall, "\(app) told began twice")
+                    case .interruptionEnded:
+                        #expect(interrupted.remove(app) != nil, "\(app) told ended without began")
+                    case .silenceSecondaryAudioHint(.begin):
+                        #expect(hinted.insert(app).inserted)
+                    case .silenceSecondaryAudioHint(.end):
+                        #expect(hinted.remove(app) != nil)
+                    case .mediaServicesReset:
+                        interrupted.remove(app)
+                        hinted.remove(app)
+                    default: break
+                    }
+                }
+                // An app reactivating is no longer interrupted (I5) and its hint starts afresh.
+                for app in interrupted where engine.status(of: app)!.isActive { interrupted.remove(app) }
+                for app in hinted where !engine.status(of: app)!.isActive { hinted.remove(app) }
+            }
+        }
+    }
+
+    @Test("A7: a failed step changes nothing and sends nothing (A5 excepted)")
+    func failedStepChangesNothing() async {
+        await propertyCheck(count: 200, input: Self.sequences) { values in
+            var engine = RandomSteps.engine()
+            for value in values {
+                let before = engine
+                let outcome = engine.apply(RandomSteps.step(value))
+                guard let error = outcome.error, error.code != .isBusy else { continue }
+                #expect(engine == before, "\(RandomSteps.step(value)) failed with \(error) but changed the engine")
+                #expect(outcome.effects.isEmpty)
+            }
+        }
+    }
+
+    @Test("Determinism: the same sequence always gives the same outcomes")
+    func deterministic() async {
+        await propertyCheck(count: 100, input: Self.sequences) { values in
+            var first = RandomSteps.engine()
+            var second = RandomSteps.engine()
+            for value in values {
+                let step = RandomSteps.step(value)
+                #expect(first.apply(step) == second.apply(step))
+            }
+            #expect(first == second)
+        }
+    }
+
+    @Test("Route groups always hold every session under its current configuration")
+    func routeGroupsConsistent() async {
+        await propertyCheck(count: 100, input: Self.sequences) { values in
+            var engine = RandomSteps.engine()
+            for value in values {
+                _ = engine.apply(RandomSteps.step(value))
+                var expected = RouteGroups()
+                for index in engine.sessions.indices { expected.insert(index, engine.sessions[index].routingConfig) }
+                let actual = Dictionary(uniqueKeysWithValues: engine.routeGroups.groups.map { ($0.config, $0.members) })
+                let wanted = Dictionary(uniqueKeysWithValues: expected.groups.map { ($0.config, $0.members) })
+                #expect(actual == wanted)
+            }
+        }
+    }
+
+    @Test("RT11: a session is told route-change exactly when its current route changed, with both routes")
+    func routeChangesMatchRoutes() async {
+        await propertyCheck(count: 150, input: Self.sequences) { values in
+            var engine = RandomSteps.engine()
+            for value in values {
+                let step = RandomSteps.step(value)
+                let before = Dictionary(uniqueKeysWithValues: engine.apps.map { ($0, engine.status(of: $0)!.currentRoute) })
+                let outcome = engine.apply(step)
+                guard step != .system(.mediaServicesReset), step != .system(.wake), outcome.error == nil else { continue }
+                for app in engine.apps {
+                    let after = engine.status(of: app)!.currentRoute
+                    let changes = outcome.notifications(of: app).compactMap { notification -> (Route, Route)? in
+                        if case .routeChange(_, let previous, let current) = notification { (previous, current) } else { nil }
+                    }
+                    if before[app] == after {
+                        #expect(changes.isEmpty, "\(app) told of a route change that did not happen: \(step)")
+                    } else {
+                        #expect(changes.count == 1 && changes[0] == (before[app]!, after), "\(app) after \(step)")
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+@testable import AudioSessionEngine
+
+/// Turns integers into engine steps, so a random integer array is a random step sequence.
+enum RandomSteps {
+    static let apps: [(AppID, AppCapabilities)] = [
+        ("music", [.backgroundAudio, .nowPlaying]), ("radio", [.backgroundAudio]), ("game", []),
+        ("voip", [.backgroundAudio]), ("memo", [.nowPlaying]),
+    ]
+
+    static let configurations: [(Category, Mode, CategoryOptions)] = [
+        (.ambient, .default, []), (.ambient, .default, .duckOthers), (.soloAmbient, .default, []),
+        (.playback, .default, []), (.playback, .spokenAudio, []), (.playback, .spokenAudio, .mixWithOthers),
+        (.playback, .default, .duckOthers), (.playback, .voicePrompt, .interruptSpokenAudioAndMixWithOthers),
+        (.record, .default, []), (.record, .default, .overrideMutedMicrophoneInterruption),
+        (.playAndRecord, .voiceChat, []), (.playAndRecord, .default, [.mixWithOthers, .defaultToSpeaker]),
+        (.playAndRecord, .default, .duckOthers), (.audioProcessing, .default, []),
+        (.multiRoute, .default, .mixWithOthers), (.playback, .voiceChat, []), (.record, .default, .mixWithOthers),
+    ]
+
+    static func engine() -> Engine {
+        var engine = Engine()
+        for (app, capabilities) in apps { try! engine.register(app, capabilities: capabilities) }
+        return engine
+    }
+
+    static func step(_ value: Int) -> Step {
+        let app = apps[value % apps.count].0
+        let choice = value / apps.count
+        switch choice % 20 {
+        case 0, 1:
+            let (category, mode, options) = configurations[(choice / 20) % configurations.count]
+            return .app(app, .setCategory(category, mode: mode, options: options))
+        case 2: return .app(app, .setMode(Mode.allCases[(choice / 20) % Mode.allCases.count]))
+        case 3, 4: return .app(app, .setActive(true))
+        case 5: return .app(app, .setActive(false, options: (choice / 20) % 2 == 0 ? [] : .notifyOthersOnDeactivation))
+        case 6: return .app(app, .startOutput)
+        case 7: return .app(app, .stopOutput)
+        case 8: return .app(app, .startInput)
+        case 9: return .app(app, .stopInput)
+        case 10: return .app(app, .setAppState((choice / 20) % 2 == 0 ? .background : .foreground))
+        case 11: return .app(app, .requestRecordPermission)
+        case 12: return .recordPermissionAnswer(app, granted: (choice / 20) % 2 == 0)
+        case 13:
+            let kind = SystemSessionKind.allCases[(choice / 20) % 3]
+            return .system(.systemSession(kind, begin: (choice / 60) % 2 == 0))
+        case 14: return .system((choice / 20) % 2 == 0 ? .lock : .unlock)
+        case 15: return .system(.silentSwitch(on: (choice / 20) % 2 == 0))
+        case 16: return .system(.microphoneMute(on: (choice / 20) % 2 == 0))
+        case 17: return .system(.outputVolume(Double((choice / 20) % 12) / 10))
+        case 18: return .system(.wake)
+        default: return (choice / 20) % 10 == 0 ? .system(.mediaServicesReset) : .app(app, .setActive(true))
+        }
+    }
+}
