@@ -1,0 +1,60 @@
+import AudioSessionEngine
+import Benchmark
+
+/// A workload of 10 active apps: categories, activations, output, ducking, deactivations with
+/// notify-others and the odd system event, cycled. Every step does real arbitration work.
+enum Workload {
+    static func steps(apps: [AppID]) -> [Step] {
+        let configurations: [(Category, CategoryOptions)] = [
+            (.playback, []), (.ambient, []), (.playback, .duckOthers), (.soloAmbient, []),
+            (.playAndRecord, .defaultToSpeaker), (.playback, .mixWithOthers), (.record, []), (.playback, []),
+            (.ambient, .duckOthers), (.multiRoute, .mixWithOthers),
+        ]
+        var steps: [Step] = []
+        for round in 0..<4 {
+            for (index, app) in apps.enumerated() {
+                let (category, options) = configurations[(index + round) % configurations.count]
+                steps.append(.app(app, .setCategory(category, options: options)))
+                steps.append(.app(app, .setActive(true)))
+                if category.hasOutput { steps.append(.app(app, .startOutput)) }
+            }
+            steps.append(.system(.systemSession(.alarm, begin: true)))
+            steps.append(.system(.systemSession(.alarm, begin: false)))
+            for app in apps {
+                steps.append(.app(app, .stopOutput))
+                steps.append(.app(app, .setActive(false, options: .notifyOthersOnDeactivation)))
+            }
+        }
+        return steps
+    }
+
+    /// An engine with `registered` apps, the first 10 of which the workload drives.
+    static func engine(registered: Int) -> (Engine, [Step]) {
+        var engine = Engine(profile: .iphone)
+        var apps: [AppID] = []
+        for index in 0..<registered {
+            let app = AppID("com.example.app\(index)")
+            try! engine.register(app, capabilities: [.backgroundAudio])
+            if index < 10 { apps.append(app) }
+        }
+        return (engine, steps(apps: apps))
+    }
+}
+
+nonisolated(unsafe) let benchmarks: @Sendable () -> Void = {
+    // One benchmark iteration = 1,000 engine steps; throughput is reported in K steps per second.
+    let configuration = Benchmark.Configuration(
+        metrics: [.throughput, .wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(3))
+
+    for registered in [10, 10_000] {
+        Benchmark("Engine steps, 10 active apps of \(registered) registered", configuration: configuration) { benchmark in
+            var (engine, steps) = Workload.engine(registered: registered)
+            var position = 0
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(engine.apply(steps[position]))
+                position = position + 1 == steps.count ? 0 : position + 1
+            }
+        }
+    }
+}
