@@ -9,6 +9,8 @@ struct DeviceState: Hashable, Sendable {
     var microphoneMuted = false
     var outputVolume: Double = 1
     var recordPermissions: [AppID: RecordPermission] = [:]
+    /// §9.1: for each accessory kind, the last n given in a default UID `<kind>-<n>`.
+    var defaultUIDCounters: [String: Int] = [:]
     /// P2: apps whose permission prompt is showing and not yet answered.
     var pendingPermissionPrompts: Set<AppID> = []
 
@@ -20,6 +22,8 @@ struct DeviceState: Hashable, Sendable {
     func recordPermission(of app: AppID) -> RecordPermission {
         recordPermissions[app] ?? .undetermined
     }
+
+    func isConnected(_ uid: String) -> Bool { ports.contains { $0.port.uid == uid } }
 
     /// HW6: the device has some input port.
     var isInputAvailable: Bool { ports.contains { $0.isInput } }

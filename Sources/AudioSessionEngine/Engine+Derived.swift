@@ -12,6 +12,7 @@ extension Engine {
             return
         }
         interruptMutedMicrophoneUsers(&context)
+        stopInputWithoutRoute(&context)
         sendRouteChanges(&context)
         if context.wake {
             // RT11: every active app session is told wakeFromSleep with previous = current.
@@ -23,5 +24,13 @@ extension Engine {
         }
         sendHintChanges(&context)
         sendGainChanges(&context)
+    }
+
+    /// IO3: input I/O stops when the session's route loses its last input (the app learns it
+    /// from RT11's noSuitableRouteForCategory).
+    private mutating func stopInputWithoutRoute(_ context: inout StepContext) {
+        for index in activeSessions where sessions[index].inputRunning && currentRouteKey(index).inputs == 0 {
+            stopIO(index, output: false, input: true, &context)
+        }
     }
 }

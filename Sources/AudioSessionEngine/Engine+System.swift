@@ -27,6 +27,10 @@ extension Engine {
             if !on { endInterruptions(by: .microphoneMute, shouldResume: { _ in true }, &context) }
         case .outputVolume(let volume):
             try setOutputVolume(volume, &context)
+        case .plug(let kind, let uid):
+            try plug(kind, uid: uid, &context)
+        case .unplug(let uid):
+            try unplug(uid: uid, &context)
         case .wake:
             context.wake = true
         case .mediaServicesReset:

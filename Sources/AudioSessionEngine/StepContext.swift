@@ -2,7 +2,7 @@
 /// the route comparison after the step needs to know about the state before it (RT11).
 struct StepContext {
     /// Why routes changed in this step, unless a rule of RT11 says otherwise for a session.
-    enum RouteCause { case other }
+    enum RouteCause { case plug, unplug, other }
 
     /// Phase 0: interruption events and the I/O stops they bring, in the order produced.
     var interruptions: [Effect] = []
@@ -24,12 +24,20 @@ struct StepContext {
     /// The routing owner and its own route before the step (RT9).
     let ownerBefore: Int?
     let ownerRouteBefore: RouteKey
+    /// The connected ports before the step, when the step changed them (plug, unplug).
+    private(set) var portsBefore: [DevicePort]?
     /// Sessions whose routing configuration changed, with the configuration before the step.
     var touched: [(index: Int, config: RoutingConfig)] = []
 
     init(ownerBefore: Int?, ownerRouteBefore: RouteKey) {
         self.ownerBefore = ownerBefore
         self.ownerRouteBefore = ownerRouteBefore
+    }
+
+    /// Records the ports before the device changes (the first change of the step wins).
+    mutating func deviceChanged(from ports: [DevicePort], cause: RouteCause) {
+        if portsBefore == nil { portsBefore = ports }
+        self.cause = cause
     }
 
     /// Records the configuration of a session about to change (first change in the step wins).

@@ -6,7 +6,7 @@ enum StepSyntax {
         "category", "mode", "activate", "deactivate", "start-output", "stop-output", "start-input", "stop-input",
         "background", "foreground", "request-permission",
     ]
-    static let systemVerbs = ["silent", "lock", "unlock", "call", "alarm", "siri", "mic-mute", "volume", "wake", "media-services"]
+    static let systemVerbs = ["plug", "unplug", "silent", "lock", "unlock", "call", "alarm", "siri", "mic-mute", "volume", "wake", "media-services"]
 
     /// `category CATEGORY [mode=MODE] [options=OPT,…]`, `mode MODE`, `activate`, …
     static func appCall(_ cursor: inout LineCursor) throws(ScenarioParseError) -> AppCall {
@@ -54,6 +54,20 @@ enum StepSyntax {
     static func systemEvent(_ cursor: inout LineCursor) throws(ScenarioParseError) -> SystemEvent {
         let verb = try cursor.next(oneOf: systemVerbs, "a system verb")
         switch verb.text {
+        case "plug":
+            let kind = try cursor.next(oneOf: AccessoryKind.allCases.map(\.name), "an accessory kind")
+            guard let argument = cursor.peek else { return .plug(AccessoryKind(name: kind.text)!) }
+            _ = try cursor.next("")
+            guard argument.text.hasPrefix("uid="), ScenarioSyntax.isUID(String(argument.text.dropFirst(4))) else {
+                throw cursor.error(expected: "uid=UID with UID of letters, digits and . _ : -", found: argument)
+            }
+            return .plug(AccessoryKind(name: kind.text)!, uid: String(argument.text.dropFirst(4)))
+        case "unplug":
+            let uid = try cursor.next("a UID")
+            guard ScenarioSyntax.isUID(uid.text) else {
+                throw cursor.error(expected: "a UID of letters, digits and . _ : -", found: uid)
+            }
+            return .unplug(uid: uid.text)
         case "silent": return .silentSwitch(on: try cursor.next(oneOf: ["on", "off"], "on or off").text == "on")
         case "lock": return .lock
         case "unlock": return .unlock

@@ -47,8 +47,15 @@ enum RandomSteps {
         case 15: return .system(.silentSwitch(on: (choice / 20) % 2 == 0))
         case 16: return .system(.microphoneMute(on: (choice / 20) % 2 == 0))
         case 17: return .system(.outputVolume(Double((choice / 20) % 12) / 10))
-        case 18: return .system(.wake)
-        default: return (choice / 20) % 10 == 0 ? .system(.mediaServicesReset) : .app(app, .setActive(true))
+        case 18:
+            let kind = AccessoryKind.allCases[(choice / 20) % AccessoryKind.allCases.count]
+            return (choice / 220) % 2 == 0 ? .system(.plug(kind)) : .system(.unplug(uid: "\(kind.name)-\((choice / 440) % 3 + 1)"))
+        default:
+            switch (choice / 20) % 10 {
+            case 0: return .system(.mediaServicesReset)
+            case 1: return .system(.wake)
+            default: return .app(app, .setActive(true))
+            }
         }
     }
 }

@@ -21,9 +21,6 @@ struct RepositoryScenarioTests {
         + (1...8).map { "I\($0)" } + (1...5).map { "D\($0)" } + (1...3).map { "OA\($0)" } + (1...3).map { "P\($0)" }
         + (1...3).map { "IO\($0)" }
 
-    /// Rules whose scenario needs what arrives with routing (accessories, SPEC §9).
-    static let needsRouting: Set<String> = ["I8"]
-
     @Test("Every scenario file passes every step")
     func allPass() async throws {
         #expect(!Self.files.isEmpty)
@@ -46,7 +43,7 @@ struct RepositoryScenarioTests {
                 covered.formUnion(line[range.upperBound...].split(separator: " ").map(String.init))
             }
         }
-        let missing = Self.ruleIDs.filter { !covered.contains($0) && !Self.needsRouting.contains($0) }
+        let missing = Self.ruleIDs.filter { !covered.contains($0) }
         #expect(missing.isEmpty, "not covered: \(missing)")
     }
 }

@@ -19,11 +19,18 @@ extension Engine {
         return RouteSelection.route(for: sessions[index].routingConfig, on: device.ports)
     }
 
-    /// RT10: the session's currentRoute, given the routing owner and the owner's route.
-    func currentRouteKey(_ index: Int, owner: Int?, ownerRoute: RouteKey, config: RoutingConfig) -> RouteKey {
-        let own = RouteSelection.route(for: config, on: device.ports)
+    /// RT10: the currentRoute of a session with this configuration, given the routing owner,
+    /// the owner's route and the connected ports.
+    static func currentRouteKey(
+        _ index: Int, owner: Int?, ownerRoute: RouteKey, config: RoutingConfig, ports: [DevicePort]
+    ) -> RouteKey {
+        let own = RouteSelection.route(for: config, on: ports)
         guard let owner, owner != index else { return own }
         return RouteSelection.shown(own: own, category: config.category, owner: ownerRoute)
+    }
+
+    func currentRouteKey(_ index: Int, owner: Int?, ownerRoute: RouteKey, config: RoutingConfig) -> RouteKey {
+        Self.currentRouteKey(index, owner: owner, ownerRoute: ownerRoute, config: config, ports: device.ports)
     }
 
     func currentRouteKey(_ index: Int) -> RouteKey {
@@ -49,37 +56,30 @@ extension Engine {
 
     /// RT11: sends `route-change` to every session whose current route changed in this step.
     mutating func sendRouteChanges(_ context: inout StepContext) {
-        let ownerAfter = routingOwner
-        let ownerRouteAfter = ownRoute(ownerAfter)
+        let comparison = RouteComparison(engine: self, context: context)
         var changes: [(index: Int, notification: SessionNotification)] = []
 
-        // Sessions whose own route or ownership changed are compared one by one.
+        // Sessions whose own configuration or ownership changed are compared one by one.
         var individuals = context.touched.map(\.index)
-        for candidate in [context.ownerBefore, ownerAfter] {
+        for candidate in [context.ownerBefore, comparison.ownerAfter] {
             if let candidate, !individuals.contains(candidate) { individuals.append(candidate) }
         }
         for index in individuals {
             let configBefore = context.configBefore(index) ?? sessions[index].routingConfig
-            let before = currentRouteKey(
-                index, owner: context.ownerBefore, ownerRoute: context.ownerRouteBefore, config: configBefore)
-            let after = currentRouteKey(
-                index, owner: ownerAfter, ownerRoute: ownerRouteAfter, config: sessions[index].routingConfig)
-            if before != after { changes.append((index, routeChange(index, before, after, context))) }
+            if let change = comparison.change(index, configBefore: configBefore, configAfter: sessions[index].routingConfig) {
+                changes.append((index, routeChange(index, change, context)))
+            }
         }
 
-        // Everyone else follows the owner: check once per group when the owner's route moved.
-        if context.ownerBefore != ownerAfter || context.ownerRouteBefore != ownerRouteAfter {
+        // Everyone else follows the owner: check once per group when the owner's route or the
+        // device changed, and visit the members only of groups whose route changed.
+        if comparison.everyoneMayHaveChanged {
             for group in routeGroups.groups {
-                let own = RouteSelection.route(for: group.config, on: device.ports)
-                let before =
-                    context.ownerBefore == nil
-                    ? own : RouteSelection.shown(own: own, category: group.config.category, owner: context.ownerRouteBefore)
-                let after =
-                    ownerAfter == nil
-                    ? own : RouteSelection.shown(own: own, category: group.config.category, owner: ownerRouteAfter)
-                guard before != after else { continue }
+                guard let change = comparison.change(nil, configBefore: group.config, configAfter: group.config) else {
+                    continue
+                }
                 for index in group.members where !individuals.contains(index) {
-                    changes.append((index, routeChange(index, before, after, context)))
+                    changes.append((index, routeChange(index, change, context)))
                 }
             }
         }
@@ -88,18 +88,62 @@ extension Engine {
     }
 
     /// RT11: the one reason of a route change, the first that applies.
-    private func routeChange(_ index: Int, _ before: RouteKey, _ after: RouteKey, _ context: StepContext)
+    private func routeChange(_ index: Int, _ change: (before: Route, after: Route), _ context: StepContext)
         -> SessionNotification
     {
         let category = sessions[index].category
-        let lostInput = category.hasInput && after.inputs == 0 && before.inputs != 0
-        let lostOutput = category.hasOutput && after.outputs == 0 && before.outputs != 0
+        let lostInput = category.hasInput && change.after.inputs.isEmpty && !change.before.inputs.isEmpty
+        let lostOutput = category.hasOutput && change.after.outputs.isEmpty && !change.before.outputs.isEmpty
         let reason: RouteChangeReason =
-            switch context.cause {
-            case _ where lostInput || lostOutput: .noSuitableRouteForCategory
-            case .other: .categoryChange
+            if lostInput || lostOutput {
+                .noSuitableRouteForCategory
+            } else {
+                switch context.cause {
+                case .plug: .newDeviceAvailable
+                case .unplug: .oldDeviceUnavailable
+                case .other: .categoryChange
+                }
             }
-        return .routeChange(
-            reason: reason, previous: before.route(on: device.ports), current: after.route(on: device.ports))
+        return .routeChange(reason: reason, previous: change.before, current: change.after)
+    }
+}
+
+/// The state before and after a step, as far as routes go (RT11).
+struct RouteComparison {
+    let ownerBefore: Int?
+    let ownerRouteBefore: RouteKey
+    let portsBefore: [DevicePort]
+    let ownerAfter: Int?
+    let ownerRouteAfter: RouteKey
+    let portsAfter: [DevicePort]
+    let deviceChanged: Bool
+
+    init(engine: Engine, context: StepContext) {
+        ownerBefore = context.ownerBefore
+        ownerRouteBefore = context.ownerRouteBefore
+        portsBefore = context.portsBefore ?? engine.device.ports
+        ownerAfter = engine.routingOwner
+        ownerRouteAfter = engine.ownRoute(ownerAfter)
+        portsAfter = engine.device.ports
+        deviceChanged = context.portsBefore != nil
+    }
+
+    /// Whether sessions whose configuration did not change may still see another route.
+    var everyoneMayHaveChanged: Bool {
+        deviceChanged || ownerBefore != ownerAfter || ownerRouteBefore != ownerRouteAfter
+    }
+
+    /// The session's route before and after, or `nil` when it did not change. `index` is
+    /// `nil` for a group of sessions that own the route neither before nor after.
+    func change(_ index: Int?, configBefore: RoutingConfig, configAfter: RoutingConfig) -> (before: Route, after: Route)? {
+        let index = index ?? -1
+        let before = Engine.currentRouteKey(
+            index, owner: ownerBefore, ownerRoute: ownerRouteBefore, config: configBefore, ports: portsBefore)
+        let after = Engine.currentRouteKey(
+            index, owner: ownerAfter, ownerRoute: ownerRouteAfter, config: configAfter, ports: portsAfter)
+        // Port lists differ after a plug or unplug: compare the ports themselves (type, UID).
+        if !deviceChanged, before == after { return nil }
+        let routes = (before: before.route(on: portsBefore), after: after.route(on: portsAfter))
+        return routes.before == routes.after ? nil : routes
     }
 }

@@ -1,23 +1,59 @@
 /// Route selection: why audio goes where it goes (SPEC §9.2–9.3).
 ///
-/// Pure functions of a session's configuration and the connected ports. Today the device has
-/// its built-in ports only; accessories, overrides and preferences arrive with routing (§9).
+/// Pure functions of a session's configuration and the connected ports, which are listed in
+/// connection order (built-ins first), so "most recently connected" is "last in the list".
 enum RouteSelection {
-    /// RT1–RT4: the route a configuration chooses by itself.
+    /// RT1–RT6: the route a configuration chooses by itself.
     static func route(for config: RoutingConfig, on ports: [DevicePort]) -> RouteKey {
         let category = config.category
         // RT1: audioProcessing has no inputs and no outputs.
         guard category != .audioProcessing else { return .none }
         var key = RouteKey()
-        if category.hasOutput { key.outputs = output(for: config, on: ports) }
-        if category.hasInput { key.inputs = input(on: ports) }
+        if category.hasInput { key.inputs = input(for: config, on: ports) }
+        if category.hasOutput { key.outputs = outputs(for: config, input: key.inputs, on: ports) }
         return key
     }
 
-    /// RT3: with no accessory, playAndRecord gets the Receiver (Speaker with defaultToSpeaker
-    /// or without a receiver); every other category gets the Speaker. RT6: multiRoute gets the
-    /// Speaker when no other output is connected.
-    private static func output(for config: RoutingConfig, on ports: [DevicePort]) -> UInt64 {
+    /// RT4 (and RT6 for multiRoute): the most recently connected candidate input, else the
+    /// built-in microphone, else none.
+    private static func input(for config: RoutingConfig, on ports: [DevicePort]) -> UInt64 {
+        let candidates = inputCandidates(for: config)
+        if let index = ports.lastIndex(where: { $0.isInput && candidates.contains($0.port.type) }) {
+            return 1 << UInt64(index)
+        }
+        return bit(of: .microphoneBuiltIn, input: true, on: ports) ?? 0
+    }
+
+    /// RT4, RT6: the accessory input types a configuration may record from.
+    static func inputCandidates(for config: RoutingConfig) -> [PortType] {
+        if config.category == .multiRoute { return [.usbAudio, .microphoneWired] }
+        var types: [PortType] = [.microphoneWired, .usbAudio, .lineIn, .carAudio]
+        if config.options.contains(.allowBluetooth) { types.append(.bluetoothHFP) }
+        return types
+    }
+
+    /// RT2, RT3, RT5, RT6: the output ports.
+    private static func outputs(for config: RoutingConfig, input: UInt64, on ports: [DevicePort]) -> UInt64 {
+        if config.category == .multiRoute {
+            // RT6: every connected USB, line-out, headphones and HDMI output, else the speaker.
+            var bits: UInt64 = 0
+            for (index, port) in ports.enumerated() where !port.isInput && multiRouteOutputs.contains(port.port.type) {
+                bits |= 1 << UInt64(index)
+            }
+            return bits != 0 ? bits : bit(of: .speaker, input: false, on: ports) ?? 0
+        }
+        // RT5: a playAndRecord route uses HFP in both directions or in neither.
+        if input != 0, let inputIndex = index(of: input), ports[inputIndex].port.type == .bluetoothHFP,
+            let output = ports.lastIndex(where: {
+                !$0.isInput && $0.port.type == .bluetoothHFP && $0.port.uid == ports[inputIndex].port.uid
+            })
+        {
+            return 1 << UInt64(output)
+        }
+        // RT3: last in wins among the eligible accessory outputs.
+        if let index = ports.lastIndex(where: { !$0.isInput && isEligibleOutput($0.port.type, config) }) {
+            return 1 << UInt64(index)
+        }
         if config.category == .playAndRecord, !config.options.contains(.defaultToSpeaker),
             let receiver = bit(of: .receiver, input: false, on: ports)
         {
@@ -26,9 +62,24 @@ enum RouteSelection {
         return bit(of: .speaker, input: false, on: ports) ?? 0
     }
 
-    /// RT4: the built-in microphone, or no input at all (kiosk).
-    private static func input(on ports: [DevicePort]) -> UInt64 {
-        bit(of: .microphoneBuiltIn, input: true, on: ports) ?? 0
+    private static let multiRouteOutputs: [PortType] = [.usbAudio, .lineOut, .headphones, .hdmiOutput]
+
+    /// RT2: accessory outputs a (non-multiRoute) configuration may choose. BluetoothHFP is
+    /// chosen only together with an HFP input (RT5), never on its own.
+    static func isEligibleOutput(_ type: PortType, _ config: RoutingConfig) -> Bool {
+        let category = config.category
+        switch type {
+        case .headphones, .lineOut, .usbAudio, .hdmiOutput, .carAudio:
+            return true
+        case .bluetoothA2DPOutput:
+            return category == .playAndRecord ? config.options.contains(.allowBluetoothA2DP) : category != .record
+        case .airPlay:
+            if category == .ambient || category == .soloAmbient || category == .playback { return true }
+            return category == .playAndRecord && config.options.contains(.allowAirPlay)
+                && (config.mode == .default || config.mode == .videoChat || config.mode == .gameChat)
+        default:
+            return false
+        }
     }
 
     /// RT10: what a session that is not the routing owner shows. Outputs (when its category has
@@ -46,4 +97,6 @@ enum RouteSelection {
         }
         return 1 << UInt64(index)
     }
+
+    private static func index(of bit: UInt64) -> Int? { bit == 0 ? nil : bit.trailingZeroBitCount }
 }

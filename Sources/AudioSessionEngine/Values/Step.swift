@@ -31,6 +31,10 @@ public enum SystemEvent: Hashable, Sendable {
     case microphoneMute(on: Bool)
     /// HW7: the output volume, 0…1.
     case outputVolume(Double)
+    /// §9.1, RT11: an accessory is plugged in; without a UID it gets `<kind>-<n>`.
+    case plug(AccessoryKind, uid: String? = nil)
+    /// §9.1, RT11, I8: the accessory with this UID is unplugged.
+    case unplug(uid: String)
     /// RT11: the device wakes from sleep.
     case wake
     /// MS1, MS2: media services are lost and come back.

@@ -1,0 +1,58 @@
+/// Accessories plugged and unplugged (SPEC §9.1).
+extension Engine {
+    /// Route keys are bit sets over the port list (`RouteKey`), so a device has at most 64 ports.
+    static let maximumPorts = 64
+
+    /// §9.1: plugs an accessory. A reserved or connected UID fails with -50 and changes nothing.
+    mutating func plug(_ kind: AccessoryKind, uid requested: String?, _ context: inout StepContext) throws(SessionError) {
+        var counter = device.defaultUIDCounters[kind.name] ?? 0
+        let uid: String
+        if let requested {
+            try Self.validate(uid: requested)
+            guard !device.isConnected(requested) else {
+                throw SessionError(.badParam, "§9.1: an accessory with UID \(requested) is already plugged")
+            }
+            uid = requested
+        } else {
+            // `<kind>-<n>`: never reused, never lowered, skipping UIDs that are connected.
+            repeat { counter += 1 } while device.isConnected("\(kind.name)-\(counter)")
+            uid = "\(kind.name)-\(counter)"
+        }
+        let ports = kind.ports(uid: uid)
+        guard device.ports.count + ports.count <= Self.maximumPorts else {
+            throw SessionError(.badParam, "§9.1: the device cannot hold more than \(Self.maximumPorts) ports")
+        }
+        context.deviceChanged(from: device.ports, cause: .plug)
+        if requested == nil { device.defaultUIDCounters[kind.name] = counter }
+        device.ports.append(contentsOf: ports)
+    }
+
+    /// §9.1, I8: unplugs an accessory; a UID that is not plugged fails with -50.
+    mutating func unplug(uid: String, _ context: inout StepContext) throws(SessionError) {
+        guard !DeviceProfile.reservedUIDs.contains(uid), device.isConnected(uid) else {
+            let plugged = device.ports.map(\.port.uid).filter { !DeviceProfile.reservedUIDs.contains($0) }
+            let list = plugged.isEmpty ? "none" : Array(Set(plugged)).sorted().joined(separator: ", ")
+            throw SessionError(.badParam, "§9.1: no accessory with UID \(uid) is plugged (plugged: \(list))")
+        }
+        context.deviceChanged(from: device.ports, cause: .unplug)
+        device.ports.removeAll { $0.port.uid == uid }
+    }
+
+    /// UIDs match `[A-Za-z0-9._:-]+`; `none`, `-` and the built-in UIDs are reserved.
+    static func validate(uid: String) throws(SessionError) {
+        let allowed = uid.unicodeScalars.allSatisfy {
+            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || ".-_:".unicodeScalars.contains($0)
+        }
+        guard !uid.isEmpty, allowed else {
+            throw SessionError(.badParam, "§9.1: a UID is made of letters, digits and . _ : - (not \"\(uid)\")")
+        }
+        guard !DeviceProfile.reservedUIDs.contains(uid) else {
+            throw SessionError(.badParam, "§9.1: the UID \(uid) is reserved")
+        }
+    }
+}
+
+extension DeviceProfile {
+    /// §9.1: reserved on every profile.
+    static let reservedUIDs: Set<String> = ["none", "-", "built-in-receiver", "built-in-speaker", "built-in-mic"]
+}

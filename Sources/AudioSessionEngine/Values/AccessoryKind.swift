@@ -1,0 +1,75 @@
+/// A kind of accessory that can be plugged into the device (SPEC §9.1 `system plug KIND`).
+public struct AccessoryKind: Hashable, Sendable, CustomStringConvertible {
+    enum Kind: UInt8, CaseIterable, Sendable {
+        case headphones, headset, bluetoothA2DP, bluetoothHFP, bluetoothHeadset, usb, hdmi, lineOut, lineIn, airPlay, car
+    }
+
+    let kind: Kind
+
+    init(_ kind: Kind) { self.kind = kind }
+
+    public static let headphones = AccessoryKind(.headphones)
+    public static let headset = AccessoryKind(.headset)
+    public static let bluetoothA2DP = AccessoryKind(.bluetoothA2DP)
+    public static let bluetoothHFP = AccessoryKind(.bluetoothHFP)
+    public static let bluetoothHeadset = AccessoryKind(.bluetoothHeadset)
+    public static let usb = AccessoryKind(.usb)
+    public static let hdmi = AccessoryKind(.hdmi)
+    public static let lineOut = AccessoryKind(.lineOut)
+    public static let lineIn = AccessoryKind(.lineIn)
+    public static let airPlay = AccessoryKind(.airPlay)
+    public static let car = AccessoryKind(.car)
+
+    public static let allCases: [AccessoryKind] = Kind.allCases.map(AccessoryKind.init)
+
+    /// The scenario name (`headphones`, `bt-a2dp`, …), also the prefix of default UIDs.
+    public var name: String {
+        switch kind {
+        case .headphones: "headphones"
+        case .headset: "headset"
+        case .bluetoothA2DP: "bt-a2dp"
+        case .bluetoothHFP: "bt-hfp"
+        case .bluetoothHeadset: "bt-headset"
+        case .usb: "usb"
+        case .hdmi: "hdmi"
+        case .lineOut: "line-out"
+        case .lineIn: "line-in"
+        case .airPlay: "airplay"
+        case .car: "car"
+        }
+    }
+
+    public init?(name: String) {
+        guard let match = Kind.allCases.first(where: { AccessoryKind($0).name == name }) else { return nil }
+        self.kind = match
+    }
+
+    public var description: String { name }
+
+    /// The ports the accessory brings, all carrying its UID (SPEC §9.1).
+    func ports(uid: String) -> [DevicePort] {
+        func port(_ type: PortType, _ name: String, input: Bool) -> DevicePort {
+            DevicePort(port: Port(type: type, uid: uid, name: name), isInput: input)
+        }
+        return switch kind {
+        case .headphones: [port(.headphones, "Headphones", input: false)]
+        case .headset:
+            [port(.headphones, "Headset", input: false), port(.microphoneWired, "Headset Microphone", input: true)]
+        case .bluetoothA2DP: [port(.bluetoothA2DPOutput, "Bluetooth Speaker", input: false)]
+        case .bluetoothHFP:
+            [port(.bluetoothHFP, "Bluetooth Hands-Free", input: false), port(.bluetoothHFP, "Bluetooth Hands-Free", input: true)]
+        case .bluetoothHeadset:
+            [
+                port(.bluetoothA2DPOutput, "Bluetooth Headset", input: false),
+                port(.bluetoothHFP, "Bluetooth Headset", input: false),
+                port(.bluetoothHFP, "Bluetooth Headset", input: true),
+            ]
+        case .usb: [port(.usbAudio, "USB Audio", input: false), port(.usbAudio, "USB Audio", input: true)]
+        case .hdmi: [port(.hdmiOutput, "HDMI", input: false)]
+        case .lineOut: [port(.lineOut, "Line Out", input: false)]
+        case .lineIn: [port(.lineIn, "Line In", input: true)]
+        case .airPlay: [port(.airPlay, "AirPlay", input: false)]
+        case .car: [port(.carAudio, "CarPlay", input: false), port(.carAudio, "CarPlay", input: true)]
+        }
+    }
+}
