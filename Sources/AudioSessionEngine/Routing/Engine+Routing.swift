@@ -60,16 +60,20 @@ extension Engine {
         var changes: [(index: Int, notification: SessionNotification)] = []
 
         // Sessions whose own configuration or ownership changed are compared one by one.
-        var individuals = context.touched.map(\.index)
-        for candidate in [context.ownerBefore, comparison.ownerAfter] {
-            if let candidate, !individuals.contains(candidate) { individuals.append(candidate) }
+        let ownerBefore = context.ownerBefore
+        let ownerAfter = comparison.ownerAfter
+        func isIndividual(_ index: Int) -> Bool {
+            index == ownerBefore || index == ownerAfter || context.configBefore(index) != nil
         }
-        for index in individuals {
+        func compare(_ index: Int) {
             let configBefore = context.configBefore(index) ?? sessions[index].routingConfig
             if let change = comparison.change(index, configBefore: configBefore, configAfter: sessions[index].routingConfig) {
                 changes.append((index, routeChange(index, change, context)))
             }
         }
+        for (index, _) in context.touched { compare(index) }
+        if let ownerBefore, context.configBefore(ownerBefore) == nil { compare(ownerBefore) }
+        if let ownerAfter, ownerAfter != ownerBefore, context.configBefore(ownerAfter) == nil { compare(ownerAfter) }
 
         // Everyone else follows the owner: check once per group when the owner's route or the
         // device changed, and visit the members only of groups whose route changed.
@@ -78,7 +82,7 @@ extension Engine {
                 guard let change = comparison.change(nil, configBefore: group.config, configAfter: group.config) else {
                     continue
                 }
-                for index in group.members where !individuals.contains(index) {
+                for index in group.members where !isIndividual(index) {
                     changes.append((index, routeChange(index, change, context)))
                 }
             }

@@ -17,19 +17,20 @@ enum RouteSelection {
     /// RT4 (and RT6 for multiRoute): the most recently connected candidate input, else the
     /// built-in microphone, else none.
     private static func input(for config: RoutingConfig, on ports: [DevicePort]) -> UInt64 {
-        let candidates = inputCandidates(for: config)
-        if let index = ports.lastIndex(where: { $0.isInput && candidates.contains($0.port.type) }) {
+        if let index = ports.lastIndex(where: { $0.isInput && isInputCandidate($0.port.type, config) }) {
             return 1 << UInt64(index)
         }
         return bit(of: .microphoneBuiltIn, input: true, on: ports) ?? 0
     }
 
     /// RT4, RT6: the accessory input types a configuration may record from.
-    static func inputCandidates(for config: RoutingConfig) -> [PortType] {
-        if config.category == .multiRoute { return [.usbAudio, .microphoneWired] }
-        var types: [PortType] = [.microphoneWired, .usbAudio, .lineIn, .carAudio]
-        if config.options.contains(.allowBluetooth) { types.append(.bluetoothHFP) }
-        return types
+    static func isInputCandidate(_ type: PortType, _ config: RoutingConfig) -> Bool {
+        switch type.kind {
+        case .usbAudio, .microphoneWired: true
+        case .lineIn, .carAudio: config.category != .multiRoute
+        case .bluetoothHFP: config.category != .multiRoute && config.options.contains(.allowBluetooth)
+        default: false
+        }
     }
 
     /// RT2, RT3, RT5, RT6: the output ports.
@@ -37,7 +38,7 @@ enum RouteSelection {
         if config.category == .multiRoute {
             // RT6: every connected USB, line-out, headphones and HDMI output, else the speaker.
             var bits: UInt64 = 0
-            for (index, port) in ports.enumerated() where !port.isInput && multiRouteOutputs.contains(port.port.type) {
+            for (index, port) in ports.enumerated() where !port.isInput && isMultiRouteOutput(port.port.type) {
                 bits |= 1 << UInt64(index)
             }
             return bits != 0 ? bits : bit(of: .speaker, input: false, on: ports) ?? 0
@@ -62,13 +63,18 @@ enum RouteSelection {
         return bit(of: .speaker, input: false, on: ports) ?? 0
     }
 
-    private static let multiRouteOutputs: [PortType] = [.usbAudio, .lineOut, .headphones, .hdmiOutput]
+    private static func isMultiRouteOutput(_ type: PortType) -> Bool {
+        switch type.kind {
+        case .usbAudio, .lineOut, .headphones, .hdmiOutput: true
+        default: false
+        }
+    }
 
     /// RT2: accessory outputs a (non-multiRoute) configuration may choose. BluetoothHFP is
     /// chosen only together with an HFP input (RT5), never on its own.
     static func isEligibleOutput(_ type: PortType, _ config: RoutingConfig) -> Bool {
         let category = config.category
-        switch type {
+        switch type.kind {
         case .headphones, .lineOut, .usbAudio, .hdmiOutput, .carAudio:
             return true
         case .bluetoothA2DPOutput:

@@ -1,34 +1,54 @@
 /// The type of an audio port, with Apple's raw values (`Headphones`, `BluetoothHFP`, …).
 public struct PortType: Hashable, Sendable, CustomStringConvertible {
-    /// Apple's raw value, also the scenario-file name.
-    public let rawValue: String
+    enum Kind: UInt8, CaseIterable, Sendable {
+        case receiver, speaker, microphoneBuiltIn, headphones, microphoneWired, bluetoothA2DPOutput, bluetoothHFP,
+            usbAudio, hdmiOutput, lineOut, lineIn, airPlay, carAudio
+    }
 
-    init(_ rawValue: String) { self.rawValue = rawValue }
+    let kind: Kind
 
-    public static let receiver = PortType("Receiver")
-    public static let speaker = PortType("Speaker")
-    public static let microphoneBuiltIn = PortType("MicrophoneBuiltIn")
-    public static let headphones = PortType("Headphones")
-    public static let microphoneWired = PortType("MicrophoneWired")
-    public static let bluetoothA2DPOutput = PortType("BluetoothA2DPOutput")
-    public static let bluetoothHFP = PortType("BluetoothHFP")
-    public static let usbAudio = PortType("USBAudio")
-    public static let hdmiOutput = PortType("HDMIOutput")
-    public static let lineOut = PortType("LineOut")
-    public static let lineIn = PortType("LineIn")
-    public static let airPlay = PortType("AirPlay")
-    public static let carAudio = PortType("CarAudio")
+    init(_ kind: Kind) { self.kind = kind }
+
+    public static let receiver = PortType(.receiver)
+    public static let speaker = PortType(.speaker)
+    public static let microphoneBuiltIn = PortType(.microphoneBuiltIn)
+    public static let headphones = PortType(.headphones)
+    public static let microphoneWired = PortType(.microphoneWired)
+    public static let bluetoothA2DPOutput = PortType(.bluetoothA2DPOutput)
+    public static let bluetoothHFP = PortType(.bluetoothHFP)
+    public static let usbAudio = PortType(.usbAudio)
+    public static let hdmiOutput = PortType(.hdmiOutput)
+    public static let lineOut = PortType(.lineOut)
+    public static let lineIn = PortType(.lineIn)
+    public static let airPlay = PortType(.airPlay)
+    public static let carAudio = PortType(.carAudio)
 
     /// Every port type SPEC §9–10 knows.
-    public static let allCases: [PortType] = [
-        .receiver, .speaker, .microphoneBuiltIn, .headphones, .microphoneWired, .bluetoothA2DPOutput,
-        .bluetoothHFP, .usbAudio, .hdmiOutput, .lineOut, .lineIn, .airPlay, .carAudio,
-    ]
+    public static let allCases: [PortType] = Kind.allCases.map(PortType.init)
+
+    /// Apple's raw value, also the scenario-file name (`Headphones`, `BluetoothHFP`, …).
+    public var rawValue: String {
+        switch kind {
+        case .receiver: "Receiver"
+        case .speaker: "Speaker"
+        case .microphoneBuiltIn: "MicrophoneBuiltIn"
+        case .headphones: "Headphones"
+        case .microphoneWired: "MicrophoneWired"
+        case .bluetoothA2DPOutput: "BluetoothA2DPOutput"
+        case .bluetoothHFP: "BluetoothHFP"
+        case .usbAudio: "USBAudio"
+        case .hdmiOutput: "HDMIOutput"
+        case .lineOut: "LineOut"
+        case .lineIn: "LineIn"
+        case .airPlay: "AirPlay"
+        case .carAudio: "CarAudio"
+        }
+    }
 
     /// The port type with this raw value, or `nil`.
     public init?(rawValue: String) {
-        guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
-        self.rawValue = rawValue
+        guard let match = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = match
     }
 
     public var description: String { rawValue }
