@@ -40,10 +40,7 @@ extension Engine {
 
     /// UIDs match `[A-Za-z0-9._:-]+`; `none`, `-` and the built-in UIDs are reserved.
     static func validate(uid: String) throws(SessionError) {
-        let allowed = uid.unicodeScalars.allSatisfy {
-            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || ".-_:".unicodeScalars.contains($0)
-        }
-        guard !uid.isEmpty, allowed else {
+        guard Port.isValidUID(uid) else {
             throw SessionError(.badParam, "§9.1: a UID is made of letters, digits and . _ : - (not \"\(uid)\")")
         }
         guard !DeviceProfile.reservedUIDs.contains(uid) else {

@@ -123,15 +123,6 @@ enum ScenarioSyntax {
             }
     }
 
-    /// `[A-Za-z0-9._:-]+`
-    static func isUID(_ text: String) -> Bool {
-        !text.isEmpty
-            && text.unicodeScalars.allSatisfy {
-                ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
-                    || ".-_:".unicodeScalars.contains($0)
-            }
-    }
-
     /// `[a-z][a-z0-9-]*`
     static func isAppName(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, ("a"..."z").contains(first) else { return false }

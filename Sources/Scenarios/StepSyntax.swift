@@ -58,13 +58,13 @@ enum StepSyntax {
             let kind = try cursor.next(oneOf: AccessoryKind.allCases.map(\.name), "an accessory kind")
             guard let argument = cursor.peek else { return .plug(AccessoryKind(name: kind.text)!) }
             _ = try cursor.next("")
-            guard argument.text.hasPrefix("uid="), ScenarioSyntax.isUID(String(argument.text.dropFirst(4))) else {
+            guard argument.text.hasPrefix("uid="), Port.isValidUID(String(argument.text.dropFirst(4))) else {
                 throw cursor.error(expected: "uid=UID with UID of letters, digits and . _ : -", found: argument)
             }
             return .plug(AccessoryKind(name: kind.text)!, uid: String(argument.text.dropFirst(4)))
         case "unplug":
             let uid = try cursor.next("a UID")
-            guard ScenarioSyntax.isUID(uid.text) else {
+            guard Port.isValidUID(uid.text) else {
                 throw cursor.error(expected: "a UID of letters, digits and . _ : -", found: uid)
             }
             return .unplug(uid: uid.text)

@@ -67,4 +67,13 @@ public struct Port: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(type.rawValue)(\(uid))" }
+
+    /// §9.1: UIDs match `[A-Za-z0-9._:-]+`.
+    public static func isValidUID(_ uid: String) -> Bool {
+        !uid.isEmpty
+            && uid.unicodeScalars.allSatisfy {
+                ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
+                    || ".-_:".unicodeScalars.contains($0)
+            }
+    }
 }
