@@ -25,6 +25,7 @@ extension Engine {
         context.deviceChanged(from: device.ports, cause: .plug)
         if requested == nil { device.defaultUIDCounters[kind.name] = counter }
         device.ports.append(contentsOf: ports)
+        endOverridesOnDeviceChange(&context)
     }
 
     /// §9.1, I8: unplugs an accessory; a UID that is not plugged fails with -50.
@@ -36,6 +37,7 @@ extension Engine {
         }
         context.deviceChanged(from: device.ports, cause: .unplug)
         device.ports.removeAll { $0.port.uid == uid }
+        endOverridesOnDeviceChange(&context)
     }
 
     /// UIDs match `[A-Za-z0-9._:-]+`; `none`, `-` and the built-in UIDs are reserved.

@@ -8,7 +8,11 @@ extension Engine {
         try Self.validate(mode, category)
         try checkReconfiguration(index, category, mode, options)
         let addsInterruptSpoken = adds(.interruptSpokenAudioAndMixWithOthers, index, options)
-        configure(index, category, mode, options, &context)
+        // RT7: any setCategory call ends the speaker override.
+        reconfigure(index, &context) {
+            $0.configure(category, mode, options)
+            $0.overridesToSpeaker = false
+        }
         // IO3: I/O stops in a direction the new category lacks.
         stopIO(index, output: !category.hasOutput, input: !category.hasInput, &context)
         actLikeActivation(index, addsInterruptSpoken: addsInterruptSpoken, &context)

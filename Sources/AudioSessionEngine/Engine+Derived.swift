@@ -11,7 +11,9 @@ extension Engine {
             }
             return
         }
-        interruptMutedMicrophoneUsers(&context)
+        // RT7/RT8 choices that the step made stale go first: they move inputs (I7) and an I7
+        // interruption can change the owner again.
+        repeat { endStaleRoutingChoices(&context) } while interruptMutedMicrophoneUsers(&context)
         stopInputWithoutRoute(&context)
         sendRouteChanges(&context)
         if context.wake {

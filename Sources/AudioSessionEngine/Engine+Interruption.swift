@@ -36,6 +36,8 @@ extension Engine {
         sessions[victim].outputRunning = false
         sessions[victim].inputRunning = false
         markInactive(victim)
+        // RT7: an interruption of the session ends its override.
+        if sessions[victim].overridesToSpeaker { reconfigure(victim, &context) { $0.overridesToSpeaker = false } }
         sessions[victim].interruptedBy = interrupter
         sessions[victim].resumesAlways = false
         // I2: hand on the sessions it interrupted; they follow the new interrupter's rule.
@@ -71,8 +73,11 @@ extension Engine {
 
     /// I7: while the built-in microphone is muted, sessions recording from it without
     /// overrideMutedMicrophoneInterruption are interrupted together, after the step's other effects.
-    mutating func interruptMutedMicrophoneUsers(_ context: inout StepContext) {
-        guard device.microphoneMuted else { return }
+    /// Returns whether it interrupted anyone.
+    @discardableResult
+    mutating func interruptMutedMicrophoneUsers(_ context: inout StepContext) -> Bool {
+        guard device.microphoneMuted else { return false }
+        var interruptedAnyone = false
         while true {
             let owner = routingOwner
             let ownerRoute = ownRoute(owner)
@@ -84,7 +89,8 @@ extension Engine {
                 let route = currentRouteKey(index, owner: owner, ownerRoute: ownerRoute, config: session.routingConfig)
                 return route.route(on: device.ports).inputs.contains { $0.type == .microphoneBuiltIn }
             }
-            guard !victims.isEmpty else { return }
+            guard !victims.isEmpty else { return interruptedAnyone }
+            interruptedAnyone = true
             for victim in victims { interrupt(victim, by: .microphoneMute, reason: .builtInMicMuted, &context) }
         }
     }

@@ -66,5 +66,6 @@ extension Engine {
         }
         activeSessions.removeAll()
         interruptedSessions.removeAll()
+        sessionsWithRoutingChoice.removeAll()
     }
 }

@@ -26,6 +26,8 @@ public struct Engine: Hashable, Sendable {
     /// Sessions grouped by routing configuration, so a change of owner is checked once per
     /// group rather than once per registered app (RT10, RT11).
     var routeGroups = RouteGroups()
+    /// Sessions with an override or a preferred input (RT7, RT8), which later steps may end.
+    var sessionsWithRoutingChoice: [Int] = []
 
     /// A device of the given profile with no apps, volume 1, unlocked, switch off (SPEC §9.1).
     public init(profile: DeviceProfile = .iphone, duckLevel: Double = 0.2) {
@@ -106,6 +108,8 @@ public struct Engine: Hashable, Sendable {
         case .stopInput: stopIO(index, output: false)
         case .setAppState(let state): sessions[index].requestedState = state
         case .requestRecordPermission: requestRecordPermission(index, &context)
+        case .overrideOutput(let port): try overrideOutput(index, port, &context)
+        case .setPreferredInput(let uid): try setPreferredInput(index, uid, &context)
         }
     }
 }

@@ -12,6 +12,10 @@ struct RoutingConfig: Hashable, Sendable {
     var mode: Mode = .default
     /// Effective options: set plus implied (O2, M2).
     var options: CategoryOptions = []
+    /// RT7: output to the speaker (and input from the built-in mic) until the route changes.
+    var overridesToSpeaker = false
+    /// RT8: the UID of the preferred input port.
+    var preferredInput: String?
 }
 
 /// One app's session: its configuration, activity and I/O (SPEC §0, C8 defaults).
@@ -38,6 +42,9 @@ struct SessionRecord: Hashable, Sendable {
     var inputRunning = false
     /// OA3: whether the last hint sent said begin.
     var hintOn = false
+    /// RT7, RT8.
+    var overridesToSpeaker = false
+    var preferredInput: String?
     /// The last output gain sent as an effect (D4).
     var reportedGain: Double = 1
 
@@ -61,7 +68,14 @@ struct SessionRecord: Hashable, Sendable {
         return options
     }
 
-    var routingConfig: RoutingConfig { RoutingConfig(category: category, mode: mode, options: options) }
+    var routingConfig: RoutingConfig {
+        RoutingConfig(
+            category: category, mode: mode, options: options, overridesToSpeaker: overridesToSpeaker,
+            preferredInput: preferredInput)
+    }
+
+    /// Whether the session has an override or a preferred input, which later steps may end.
+    var hasRoutingChoice: Bool { overridesToSpeaker || preferredInput != nil }
 
     /// O3: ambient, or mixWithOthers set or implied.
     var isMixable: Bool { options.contains(.mixWithOthers) }

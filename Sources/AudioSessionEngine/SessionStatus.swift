@@ -14,6 +14,12 @@ public struct SessionStatus: Hashable, Sendable {
     public var isInterrupted: Bool
     /// RT10.
     public var currentRoute: Route
+    /// RT4: the inputs the session's configuration may choose, built-in first.
+    public var availableInputs: [Port]
+    /// RT8: the preferred input's UID.
+    public var preferredInput: String?
+    /// RT7: whether the speaker override is in force.
+    public var overridesToSpeaker: Bool
     /// D4: the factor applied to the session's output; never shown as the app's volume.
     public var outputGain: Double
     /// D5, P3, I7: the session's input records zeros.
@@ -49,6 +55,9 @@ extension Engine {
             isInputRunning: session.inputRunning,
             isInterrupted: session.interruptedBy != nil,
             currentRoute: currentRoute(index),
+            availableInputs: availableInputs(for: session.routingConfig, on: device.ports),
+            preferredInput: session.preferredInput,
+            overridesToSpeaker: session.overridesToSpeaker,
             outputGain: outputGain(index, gainInputs()),
             recordsSilence: recordsSilence(index),
             isOtherAudioPlaying: isOtherAudioPlaying(index, playing),

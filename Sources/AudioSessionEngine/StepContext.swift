@@ -2,7 +2,11 @@
 /// the route comparison after the step needs to know about the state before it (RT11).
 struct StepContext {
     /// Why routes changed in this step, unless a rule of RT11 says otherwise for a session.
-    enum RouteCause { case plug, unplug, other }
+    enum RouteCause: Equatable {
+        case plug, unplug, other
+        /// RT11 `override`: the session's own override or preferred-input call.
+        case ownChoice(Int)
+    }
 
     /// Phase 0: interruption events and the I/O stops they bring, in the order produced.
     var interruptions: [Effect] = []

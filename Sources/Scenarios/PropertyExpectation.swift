@@ -9,6 +9,8 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
     case inputAvailable = "input-available"
     case outputVolume = "output-volume"
     case hardwareCodec = "hardware-codec"
+    case availableInputs = "available-inputs"
+    case preferredInput = "preferred-input"
 
     /// Reads the property from a session's status.
     func value(in status: SessionStatus) -> PropertyValue {
@@ -27,6 +29,8 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
         case .inputAvailable: .bool(status.isInputAvailable)
         case .outputVolume: .number(status.outputVolume)
         case .hardwareCodec: .bool(status.isHardwareCodecAvailable)
+        case .availableInputs: .text(status.availableInputs.isEmpty ? "-" : status.availableInputs.map(\.uid).joined(separator: "+"))
+        case .preferredInput: .text(status.preferredInput ?? "none")
         }
     }
 
@@ -54,6 +58,11 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
         case .inputs, .outputs:
             if ScenarioSyntax.portList(text) { return .success(.text(text)) }
             return .failure("port types joined by `+`, or `-`")
+        case .availableInputs:
+            let valid = text == "-" || text.split(separator: "+", omittingEmptySubsequences: false).allSatisfy { Port.isValidUID(String($0)) }
+            return valid ? .success(.text(text)) : .failure("UIDs joined by `+`, or `-`")
+        case .preferredInput:
+            return Port.isValidUID(text) ? .success(.text(text)) : .failure("a UID or none")
         case .recordPermission:
             if ["undetermined", "denied", "granted"].contains(text) { return .success(.text(text)) }
             return .failure("undetermined, denied or granted")

@@ -4,7 +4,7 @@ import AudioSessionEngine
 enum StepSyntax {
     static let appVerbs = [
         "category", "mode", "activate", "deactivate", "start-output", "stop-output", "start-input", "stop-input",
-        "background", "foreground", "request-permission",
+        "background", "foreground", "request-permission", "override", "prefer-input",
     ]
     static let systemVerbs = ["plug", "unplug", "silent", "lock", "unlock", "call", "alarm", "siri", "mic-mute", "volume", "wake", "media-services"]
 
@@ -44,6 +44,12 @@ enum StepSyntax {
         case "stop-output": return .stopOutput
         case "start-input": return .startInput
         case "stop-input": return .stopInput
+        case "override":
+            return .overrideOutput(try cursor.next(oneOf: ["speaker", "none"], "an override").text == "speaker" ? .speaker : .none)
+        case "prefer-input":
+            let uid = try cursor.next("a UID or none")
+            guard Port.isValidUID(uid.text) else { throw cursor.error(expected: "a UID or none", found: uid) }
+            return .setPreferredInput(uid.text == "none" ? nil : uid.text)
         case "background": return .setAppState(.background)
         case "foreground": return .setAppState(.foreground)
         default: return .requestRecordPermission

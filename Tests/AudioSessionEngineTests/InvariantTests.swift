@@ -139,4 +139,23 @@ struct InvariantTests {
             }
         }
     }
+
+    @Test("RT7, RT8: an override is only ever in force in playAndRecord; a preferred input is always available")
+    func routingChoicesStayValid() async {
+        await propertyCheck(count: 150, input: Self.sequences) { values in
+            var engine = RandomSteps.engine()
+            for value in values {
+                _ = engine.apply(RandomSteps.step(value))
+                for app in engine.apps {
+                    let status = engine.status(of: app)!
+                    #expect(!status.overridesToSpeaker || status.category == .playAndRecord)
+                    if let preferred = status.preferredInput {
+                        #expect(status.availableInputs.contains { $0.uid == preferred })
+                    }
+                }
+                let listed = Set(engine.sessionsWithRoutingChoice)
+                #expect(listed == Set(engine.sessions.indices.filter { engine.sessions[$0].hasRoutingChoice }))
+            }
+        }
+    }
 }

@@ -75,6 +75,8 @@ struct ParserTests {
             case .route: "route=MicrophoneBuiltIn>-"
             case .inputs, .outputs: "\(property.rawValue)=USBAudio+Headphones"
             case .recordPermission: "record-permission=granted"
+            case .availableInputs: "available-inputs=built-in-mic+usb-1"
+            case .preferredInput: "preferred-input=none"
             }
         }
         let scenario = try ScenarioParser.parse("app a\nexpect a " + properties.joined(separator: " "), file: "x")

@@ -48,10 +48,20 @@ extension Engine {
     mutating func configure(
         _ index: Int, _ category: Category, _ mode: Mode, _ options: CategoryOptions, _ context: inout StepContext
     ) {
+        reconfigure(index, &context) { $0.configure(category, mode, options) }
+    }
+
+    /// Applies a change to what decides a session's route, recording it for RT11 and keeping
+    /// the route groups and the list of sessions with a routing choice (RT7, RT8) up to date.
+    mutating func reconfigure(_ index: Int, _ context: inout StepContext, _ change: (inout SessionRecord) -> Void) {
         let old = sessions[index].routingConfig
         context.touch(index, old)
-        sessions[index].configure(category, mode, options)
-        routeGroups.move(index, from: old, to: sessions[index].routingConfig)
+        change(&sessions[index])
+        let new = sessions[index].routingConfig
+        routeGroups.move(index, from: old, to: new)
+        let listed = sessionsWithRoutingChoice.firstIndex(of: index)
+        if sessions[index].hasRoutingChoice, listed == nil { sessionsWithRoutingChoice.append(index) }
+        if !sessions[index].hasRoutingChoice, let listed { sessionsWithRoutingChoice.remove(at: listed) }
     }
 
     /// RT11: sends `route-change` to every session whose current route changed in this step.
@@ -105,7 +115,8 @@ extension Engine {
                 switch context.cause {
                 case .plug: .newDeviceAvailable
                 case .unplug: .oldDeviceUnavailable
-                case .other: .categoryChange
+                case .ownChoice(let caller) where caller == index: .override
+                case .ownChoice, .other: .categoryChange
                 }
             }
         return .routeChange(reason: reason, previous: change.before, current: change.after)

@@ -14,9 +14,25 @@ enum RouteSelection {
         return key
     }
 
-    /// RT4 (and RT6 for multiRoute): the most recently connected candidate input, else the
-    /// built-in microphone, else none.
+    /// RT4 (and RT6 for multiRoute): the preferred input if connected and available (RT8), else
+    /// the most recently connected candidate input, else the built-in microphone, else none.
+    /// RT7: with the speaker override, the built-in microphone, or RT4's choice without HFP.
     private static func input(for config: RoutingConfig, on ports: [DevicePort]) -> UInt64 {
+        if config.overridesToSpeaker {
+            if let builtIn = bit(of: .microphoneBuiltIn, input: true, on: ports) { return builtIn }
+            var withoutBluetooth = config
+            withoutBluetooth.options.remove(.allowBluetooth)
+            withoutBluetooth.overridesToSpeaker = false
+            return input(for: withoutBluetooth, on: ports)
+        }
+        if let preferred = config.preferredInput,
+            let index = ports.lastIndex(where: {
+                $0.isInput && $0.port.uid == preferred
+                    && ($0.port.type == .microphoneBuiltIn || isInputCandidate($0.port.type, config))
+            })
+        {
+            return 1 << UInt64(index)
+        }
         if let index = ports.lastIndex(where: { $0.isInput && isInputCandidate($0.port.type, config) }) {
             return 1 << UInt64(index)
         }
@@ -35,6 +51,8 @@ enum RouteSelection {
 
     /// RT2, RT3, RT5, RT6: the output ports.
     private static func outputs(for config: RoutingConfig, input: UInt64, on ports: [DevicePort]) -> UInt64 {
+        // RT7: the speaker override.
+        if config.overridesToSpeaker, let speaker = bit(of: .speaker, input: false, on: ports) { return speaker }
         if config.category == .multiRoute {
             // RT6: every connected USB, line-out, headphones and HDMI output, else the speaker.
             var bits: UInt64 = 0

@@ -16,6 +16,18 @@ public enum AppCall: Hashable, Sendable {
     case setAppState(AppState)
     /// P2.
     case requestRecordPermission
+    /// RT7: `overrideOutputAudioPort`.
+    case overrideOutput(PortOverride)
+    /// RT8: `setPreferredInput`, by port UID; `nil` clears.
+    case setPreferredInput(String?)
+}
+
+/// RT7: the output port override (§13: none 0, speaker `spkr`).
+public enum PortOverride: UInt32, Hashable, Sendable, CustomStringConvertible {
+    case none = 0
+    case speaker = 1_936_747_378
+
+    public var description: String { self == .none ? "none" : "speaker" }
 }
 
 /// An event of the system or the device (SPEC §0 "step").
