@@ -110,6 +110,7 @@ public struct Engine: Hashable, Sendable {
         case .requestRecordPermission: requestRecordPermission(index, &context)
         case .overrideOutput(let port): try overrideOutput(index, port, &context)
         case .setPreferredInput(let uid): try setPreferredInput(index, uid, &context)
+        case .setInputDataSource(let name): try setInputDataSource(index, name, &context)
         }
     }
 }

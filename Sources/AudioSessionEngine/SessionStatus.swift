@@ -18,6 +18,8 @@ public struct SessionStatus: Hashable, Sendable {
     public var availableInputs: [Port]
     /// RT8: the preferred input's UID.
     public var preferredInput: String?
+    /// RT12: the current input's selected data source.
+    public var inputDataSource: String? { currentRoute.inputs.first?.selectedDataSource }
     /// RT7: whether the speaker override is in force.
     public var overridesToSpeaker: Bool
     /// D4: the factor applied to the session's output; never shown as the app's volume.

@@ -4,6 +4,8 @@ struct StepContext {
     /// Why routes changed in this step, unless a rule of RT11 says otherwise for a session.
     enum RouteCause: Equatable {
         case plug, unplug, other
+        /// RT12: a data source was selected.
+        case dataSource
         /// RT11 `override`: the session's own override or preferred-input call.
         case ownChoice(Int)
     }

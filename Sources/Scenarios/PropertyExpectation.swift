@@ -11,6 +11,7 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
     case hardwareCodec = "hardware-codec"
     case availableInputs = "available-inputs"
     case preferredInput = "preferred-input"
+    case inputDataSource = "input-data-source"
 
     /// Reads the property from a session's status.
     func value(in status: SessionStatus) -> PropertyValue {
@@ -31,6 +32,7 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
         case .hardwareCodec: .bool(status.isHardwareCodecAvailable)
         case .availableInputs: .text(status.availableInputs.isEmpty ? "-" : status.availableInputs.map(\.uid).joined(separator: "+"))
         case .preferredInput: .text(status.preferredInput ?? "none")
+        case .inputDataSource: .text(status.inputDataSource ?? "none")
         }
     }
 
@@ -63,6 +65,8 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
             return valid ? .success(.text(text)) : .failure("UIDs joined by `+`, or `-`")
         case .preferredInput:
             return Port.isValidUID(text) ? .success(.text(text)) : .failure("a UID or none")
+        case .inputDataSource:
+            return .success(.text(text))
         case .recordPermission:
             if ["undetermined", "denied", "granted"].contains(text) { return .success(.text(text)) }
             return .failure("undetermined, denied or granted")

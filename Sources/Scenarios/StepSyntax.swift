@@ -5,6 +5,7 @@ enum StepSyntax {
     static let appVerbs = [
         "category", "mode", "activate", "deactivate", "start-output", "stop-output", "start-input", "stop-input",
         "background", "foreground", "request-permission", "override", "prefer-input",
+        "input-data-source",
     ]
     static let systemVerbs = ["plug", "unplug", "silent", "lock", "unlock", "call", "alarm", "siri", "mic-mute", "volume", "wake", "media-services"]
 
@@ -50,6 +51,7 @@ enum StepSyntax {
             let uid = try cursor.next("a UID or none")
             guard Port.isValidUID(uid.text) else { throw cursor.error(expected: "a UID or none", found: uid) }
             return .setPreferredInput(uid.text == "none" ? nil : uid.text)
+        case "input-data-source": return .setInputDataSource(try cursor.next("a data source name").text)
         case "background": return .setAppState(.background)
         case "foreground": return .setAppState(.foreground)
         default: return .requestRecordPermission

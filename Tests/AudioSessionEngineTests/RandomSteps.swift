@@ -39,10 +39,11 @@ enum RandomSteps {
         case 9: return .app(app, .stopInput)
         case 10: return .app(app, .setAppState((choice / 20) % 2 == 0 ? .background : .foreground))
         case 11:
-            switch (choice / 20) % 4 {
+            switch (choice / 20) % 5 {
             case 0: return .app(app, .requestRecordPermission)
             case 1: return .app(app, .overrideOutput((choice / 80) % 2 == 0 ? .speaker : .none))
             case 2: return .app(app, .setPreferredInput(["built-in-mic", "usb-1", "headset-1", "bt-hfp-1"][(choice / 80) % 4]))
+            case 3: return .app(app, .setInputDataSource(["Bottom", "Front", "Back", "Top"][(choice / 80) % 4]))
             default: return .app(app, .setPreferredInput(nil))
             }
         case 12: return .recordPermissionAnswer(app, granted: (choice / 20) % 2 == 0)

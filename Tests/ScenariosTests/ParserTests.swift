@@ -77,6 +77,7 @@ struct ParserTests {
             case .recordPermission: "record-permission=granted"
             case .availableInputs: "available-inputs=built-in-mic+usb-1"
             case .preferredInput: "preferred-input=none"
+            case .inputDataSource: "input-data-source=Front"
             }
         }
         let scenario = try ScenarioParser.parse("app a\nexpect a " + properties.joined(separator: " "), file: "x")

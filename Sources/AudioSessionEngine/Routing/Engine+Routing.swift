@@ -116,6 +116,7 @@ extension Engine {
                 case .plug: .newDeviceAvailable
                 case .unplug: .oldDeviceUnavailable
                 case .ownChoice(let caller) where caller == index: .override
+                case .dataSource: .routeConfigurationChange
                 case .ownChoice, .other: .categoryChange
                 }
             }

@@ -61,4 +61,30 @@ extension Engine {
             }
         }
     }
+
+    /// RT12: selects a data source of the session's current input, device-wide. Every session
+    /// whose route includes that port is told routeConfigurationChange; the current one sends nothing.
+    mutating func setInputDataSource(_ index: Int, _ name: String, _ context: inout StepContext) throws(SessionError) {
+        let route = currentRouteKey(index)
+        guard route.inputs != 0 else {
+            throw SessionError(.badParam, "RT12: the session has no input, so no data source to select")
+        }
+        let portIndex = route.inputs.trailingZeroBitCount
+        let port = device.ports[portIndex].port
+        guard port.dataSources.contains(name) else {
+            let list = port.dataSources.isEmpty ? "none" : port.dataSources.joined(separator: ", ")
+            throw SessionError(.badParam, "RT12: \(port.type) has no data source \(name) (data sources: \(list))")
+        }
+        guard port.selectedDataSource != name else { return }
+        context.deviceChanged(from: device.ports, cause: .dataSource)
+        device.ports[portIndex] = DevicePort(port: port.selecting(name), isInput: true)
+    }
+}
+
+extension Port {
+    func selecting(_ dataSource: String) -> Port {
+        var copy = self
+        copy.selectedDataSource = dataSource
+        return copy
+    }
 }

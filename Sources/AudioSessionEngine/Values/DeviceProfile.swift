@@ -33,13 +33,23 @@ public struct DeviceProfile: Hashable, Sendable, CustomStringConvertible {
     /// Only the iphone profile has a silent switch (D2).
     public var hasSilentSwitch: Bool { kind == .iphone }
 
+    /// RT12: the built-in microphone's data sources (§9.1).
+    var microphoneDataSources: [String] {
+        switch kind {
+        case .iphone: ["Bottom", "Front", "Back"]
+        case .ipad: ["Top", "Back"]
+        case .desktop, .kiosk: []
+        }
+    }
+
     /// The built-in ports, outputs first (SPEC §9.1).
     public var builtInPorts: [Port] {
         var ports: [Port] = []
         if kind == .iphone { ports.append(Port(type: .receiver, uid: "built-in-receiver", name: "Receiver")) }
         ports.append(Port(type: .speaker, uid: "built-in-speaker", name: "Speaker"))
         if kind != .kiosk {
-            ports.append(Port(type: .microphoneBuiltIn, uid: "built-in-mic", name: "Built-In Microphone"))
+            ports.append(
+                Port(type: .microphoneBuiltIn, uid: "built-in-mic", name: "Built-In Microphone", dataSources: microphoneDataSources))
         }
         return ports
     }

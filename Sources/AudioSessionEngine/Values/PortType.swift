@@ -59,11 +59,17 @@ public struct Port: Hashable, Sendable, CustomStringConvertible {
     public var type: PortType
     public var uid: String
     public var name: String
+    /// RT12: the port's data sources (the built-in mic's, per profile), and the selected one.
+    public var dataSources: [String]
+    public var selectedDataSource: String?
 
-    public init(type: PortType, uid: String, name: String) {
+    public init(type: PortType, uid: String, name: String, dataSources: [String] = []) {
         self.type = type
         self.uid = uid
         self.name = name
+        self.dataSources = dataSources
+        // RT12: the first listed is selected by default.
+        self.selectedDataSource = dataSources.first
     }
 
     public var description: String { "\(type.rawValue)(\(uid))" }

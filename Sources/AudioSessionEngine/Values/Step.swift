@@ -20,6 +20,8 @@ public enum AppCall: Hashable, Sendable {
     case overrideOutput(PortOverride)
     /// RT8: `setPreferredInput`, by port UID; `nil` clears.
     case setPreferredInput(String?)
+    /// RT12: selects a data source of the current input, by name.
+    case setInputDataSource(String)
 }
 
 /// RT7: the output port override (§13: none 0, speaker `spkr`).
