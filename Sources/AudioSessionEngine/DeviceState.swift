@@ -9,6 +9,8 @@ struct DeviceState: Hashable, Sendable {
     var microphoneMuted = false
     var outputVolume: Double = 1
     var recordPermissions: [AppID: RecordPermission] = [:]
+    /// HW6: input gains by input port UID (default 1, forgotten on unplug).
+    var inputGains: [String: Double] = [:]
     /// §9.1: for each accessory kind, the last n given in a default UID `<kind>-<n>`.
     var defaultUIDCounters: [String: Int] = [:]
     /// P2: apps whose permission prompt is showing and not yet answered.

@@ -37,6 +37,7 @@ extension Engine {
         }
         context.deviceChanged(from: device.ports, cause: .unplug)
         device.ports.removeAll { $0.port.uid == uid }
+        device.inputGains[uid] = nil  // HW6: forgotten on unplug
         endOverridesOnDeviceChange(&context)
     }
 

@@ -111,6 +111,8 @@ public struct Engine: Hashable, Sendable {
         case .overrideOutput(let port): try overrideOutput(index, port, &context)
         case .setPreferredInput(let uid): try setPreferredInput(index, uid, &context)
         case .setInputDataSource(let name): try setInputDataSource(index, name, &context)
+        case .setPreferences(let preferences): try setPreferences(index, preferences)
+        case .setInputGain(let gain): try setInputGain(index, gain)
         }
     }
 }

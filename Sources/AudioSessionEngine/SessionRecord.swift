@@ -42,6 +42,8 @@ struct SessionRecord: Hashable, Sendable {
     var inputRunning = false
     /// OA3: whether the last hint sent said begin.
     var hintOn = false
+    /// HW3, HW4.
+    var preferences = HardwarePreferences()
     /// RT7, RT8.
     var overridesToSpeaker = false
     var preferredInput: String?

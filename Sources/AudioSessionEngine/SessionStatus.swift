@@ -38,6 +38,22 @@ public struct SessionStatus: Hashable, Sendable {
     public var outputVolume: Double
     /// C12.
     public var isHardwareCodecAvailable: Bool
+    /// HW3, HW4: the session's own preferences.
+    public var preferences: HardwarePreferences
+    /// HW1.
+    public var sampleRate: Double
+    /// HW2.
+    public var ioBufferDuration: Double
+    /// HW4, HW5: channel counts, maxima and latency per direction; `!cat` without that direction.
+    public var inputChannels: Result<Int, SessionError>
+    public var maximumInputChannels: Result<Int, SessionError>
+    public var inputLatency: Result<Double, SessionError>
+    public var outputChannels: Result<Int, SessionError>
+    public var maximumOutputChannels: Result<Int, SessionError>
+    public var outputLatency: Result<Double, SessionError>
+    /// HW6.
+    public var inputGain: Double
+    public var isInputGainSettable: Bool
 }
 
 extension Engine {
@@ -46,6 +62,9 @@ extension Engine {
         guard let index = indexByApp[app] else { return nil }
         let session = sessions[index]
         let playing = playingInputs()
+        let input = hardware(for: index, input: true)
+        let output = hardware(for: index, input: false)
+        let gain = inputGain(for: index)
         return SessionStatus(
             app: app,
             category: session.category,
@@ -67,7 +86,18 @@ extension Engine {
             recordPermission: device.recordPermission(of: app),
             isInputAvailable: device.isInputAvailable,
             outputVolume: device.outputVolume,
-            isHardwareCodecAvailable: session.hardwareCodecAvailable
+            isHardwareCodecAvailable: session.hardwareCodecAvailable,
+            preferences: session.preferences,
+            sampleRate: sampleRate(for: index),
+            ioBufferDuration: ioBufferDuration(for: index),
+            inputChannels: input.map(\.channels),
+            maximumInputChannels: input.map(\.maxChannels),
+            inputLatency: input.map(\.latency),
+            outputChannels: output.map(\.channels),
+            maximumOutputChannels: output.map(\.maxChannels),
+            outputLatency: output.map(\.latency),
+            inputGain: gain.gain,
+            isInputGainSettable: gain.settable
         )
     }
 }

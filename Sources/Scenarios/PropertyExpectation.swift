@@ -12,6 +12,15 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
     case availableInputs = "available-inputs"
     case preferredInput = "preferred-input"
     case inputDataSource = "input-data-source"
+    case sampleRate = "sample-rate"
+    case ioBuffer = "io-buffer"
+    case inputChannels = "input-channels"
+    case outputChannels = "output-channels"
+    case maxInputChannels = "max-input-channels"
+    case maxOutputChannels = "max-output-channels"
+    case inputLatency = "input-latency"
+    case outputLatency = "output-latency"
+    case inputGain = "input-gain"
 
     /// Reads the property from a session's status.
     func value(in status: SessionStatus) -> PropertyValue {
@@ -33,6 +42,15 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
         case .availableInputs: .text(status.availableInputs.isEmpty ? "-" : status.availableInputs.map(\.uid).joined(separator: "+"))
         case .preferredInput: .text(status.preferredInput ?? "none")
         case .inputDataSource: .text(status.inputDataSource ?? "none")
+        case .sampleRate: .number(status.sampleRate)
+        case .ioBuffer: .number(status.ioBufferDuration)
+        case .inputChannels: .init(status.inputChannels.map(Double.init))
+        case .outputChannels: .init(status.outputChannels.map(Double.init))
+        case .maxInputChannels: .init(status.maximumInputChannels.map(Double.init))
+        case .maxOutputChannels: .init(status.maximumOutputChannels.map(Double.init))
+        case .inputLatency: .init(status.inputLatency)
+        case .outputLatency: .init(status.outputLatency)
+        case .inputGain: .number(status.inputGain)
         }
     }
 
@@ -42,9 +60,14 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
         case .active, .otherAudioPlaying, .secondaryHint, .inputAvailable, .hardwareCodec:
             if let value = Bool(text) { return .success(.bool(value)) }
             return .failure("true or false")
-        case .gain, .outputVolume:
+        case .gain, .outputVolume, .sampleRate, .ioBuffer, .inputGain:
             if let value = ScenarioValue.number(text) { return .success(.number(value)) }
             return .failure("a number")
+        case .inputChannels, .outputChannels, .maxInputChannels, .maxOutputChannels, .inputLatency, .outputLatency:
+            // A property that fails to read (HW5) is written with its code.
+            if let value = ScenarioValue.number(text) { return .success(.number(value)) }
+            if let code = SessionError.Code(scenarioName: text) { return .success(.error(code)) }
+            return .failure("a number or an error code")
         case .category:
             if let category = Category(name: text) { return .success(.text(category.name)) }
             return .failure(ExpectedText("a category (\(Category.allCases.map(\.name).joined(separator: " ")))"))
@@ -79,6 +102,15 @@ public enum PropertyValue: Hashable, Sendable, CustomStringConvertible {
     case bool(Bool)
     case number(Double)
     case text(String)
+    /// A property that failed to read, e.g. `input-latency=!cat`.
+    case error(SessionError.Code)
+
+    init(_ result: Result<Double, SessionError>) {
+        switch result {
+        case .success(let value): self = .number(value)
+        case .failure(let error): self = .error(error.code)
+        }
+    }
 
     /// Equality, with numbers matching within 1e-4.
     func matches(_ other: PropertyValue) -> Bool {
@@ -91,6 +123,7 @@ public enum PropertyValue: Hashable, Sendable, CustomStringConvertible {
         case .bool(let value): String(value)
         case .number(let value): ScenarioValue.format(value)
         case .text(let value): value
+        case .error(let code): code.fourCharacterCode
         }
     }
 }

@@ -5,7 +5,7 @@ enum StepSyntax {
     static let appVerbs = [
         "category", "mode", "activate", "deactivate", "start-output", "stop-output", "start-input", "stop-input",
         "background", "foreground", "request-permission", "override", "prefer-input",
-        "input-data-source",
+        "input-data-source", "prefer", "input-gain",
     ]
     static let systemVerbs = ["plug", "unplug", "silent", "lock", "unlock", "call", "alarm", "siri", "mic-mute", "volume", "wake", "media-services"]
 
@@ -51,6 +51,19 @@ enum StepSyntax {
             let uid = try cursor.next("a UID or none")
             guard Port.isValidUID(uid.text) else { throw cursor.error(expected: "a UID or none", found: uid) }
             return .setPreferredInput(uid.text == "none" ? nil : uid.text)
+        case "prefer":
+            var preferences = [try preference(try cursor.next("KEY=VALUE"), cursor)]
+            while let token = cursor.peek {
+                _ = try cursor.next("")
+                preferences.append(try preference(token, cursor))
+            }
+            return .setPreferences(preferences)
+        case "input-gain":
+            let token = try cursor.next("an input gain (a number)")
+            guard let gain = ScenarioValue.number(token.text) else {
+                throw cursor.error(expected: "an input gain (a number)", found: token)
+            }
+            return .setInputGain(gain)
         case "input-data-source": return .setInputDataSource(try cursor.next("a data source name").text)
         case "background": return .setAppState(.background)
         case "foreground": return .setAppState(.foreground)
@@ -137,6 +150,25 @@ enum StepSyntax {
             return .outputVolume(volume)
         default:
             return .recordPermission(granted: try cursor.next(oneOf: ["granted", "denied"], "granted or denied").text == "granted")
+        }
+    }
+
+    /// `sample-rate=HZ`, `io-buffer=SECONDS`, `input-channels=N`, `output-channels=N`.
+    private static func preference(_ token: Token, _ cursor: LineCursor) throws(ScenarioParseError) -> HardwarePreference {
+        let expected = "sample-rate=HZ, io-buffer=SECONDS, input-channels=N or output-channels=N"
+        let parts = token.text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let value = ScenarioValue.number(String(parts[1])) else {
+            throw cursor.error(expected: expected, found: token)
+        }
+        switch parts[0] {
+        case "sample-rate": return .sampleRate(value)
+        case "io-buffer": return .ioBufferDuration(value)
+        case "input-channels", "output-channels":
+            guard value == value.rounded(), abs(value) < 1_000_000 else {
+                throw cursor.error(expected: "a whole number of channels", found: token)
+            }
+            return parts[0] == "input-channels" ? .inputChannels(Int(value)) : .outputChannels(Int(value))
+        default: throw cursor.error(expected: expected, found: token)
         }
     }
 

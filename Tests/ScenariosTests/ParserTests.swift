@@ -68,7 +68,10 @@ struct ParserTests {
         let properties = ScenarioProperty.allCases.map { property -> String in
             switch property {
             case .active, .otherAudioPlaying, .secondaryHint, .inputAvailable, .hardwareCodec: "\(property.rawValue)=true"
-            case .gain, .outputVolume: "\(property.rawValue)=0.5"
+            case .gain, .outputVolume, .sampleRate, .ioBuffer, .inputGain: "\(property.rawValue)=0.5"
+            case .inputChannels, .outputChannels, .maxInputChannels, .maxOutputChannels, .outputLatency:
+                "\(property.rawValue)=2"
+            case .inputLatency: "input-latency=!cat"
             case .category: "category=record"
             case .mode: "mode=default"
             case .options: "options=none"

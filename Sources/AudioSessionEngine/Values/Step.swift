@@ -22,6 +22,10 @@ public enum AppCall: Hashable, Sendable {
     case setPreferredInput(String?)
     /// RT12: selects a data source of the current input, by name.
     case setInputDataSource(String)
+    /// HW3, HW4: preferences, applied in order; the first failure fails the whole step.
+    case setPreferences([HardwarePreference])
+    /// HW6: the current input's gain, 0…1.
+    case setInputGain(Double)
 }
 
 /// RT7: the output port override (§13: none 0, speaker `spkr`).
