@@ -18,5 +18,6 @@ let package = Package(
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(name: "EngineProfile", dependencies: ["AudioSessionEngine"], path: "Benchmarks/EngineProfile"),
     ]
 )

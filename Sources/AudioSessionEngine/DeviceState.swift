@@ -3,7 +3,9 @@
 struct DeviceState: Hashable, Sendable {
     let profile: DeviceProfile
     /// Connected ports: built-ins first, then accessories in connection order (RT3 "last in wins").
-    var ports: [DevicePort]
+    var ports: PortTable
+    /// §9.1: the number the next accessory gets (0 is the built-ins').
+    var nextAccessoryNumber: UInt32 = 1
     var silentSwitchOn = false
     var isLocked = false
     var microphoneMuted = false
@@ -18,17 +20,17 @@ struct DeviceState: Hashable, Sendable {
 
     init(profile: DeviceProfile) {
         self.profile = profile
-        self.ports = profile.builtInPorts.map { DevicePort(port: $0, isInput: $0.type == .microphoneBuiltIn) }
+        self.ports = PortTable(builtIns: profile.builtInPorts)
     }
 
     func recordPermission(of app: AppID) -> RecordPermission {
         recordPermissions[app] ?? .undetermined
     }
 
-    func isConnected(_ uid: String) -> Bool { ports.contains { $0.port.uid == uid } }
+    func isConnected(_ uid: String) -> Bool { ports.isConnected(uid) }
 
     /// HW6: the device has some input port.
-    var isInputAvailable: Bool { ports.contains { $0.isInput } }
+    var isInputAvailable: Bool { ports.slots.contains { $0.isInput } }
 }
 
 /// A connected port and its direction: an accessory such as a USB interface has one input

@@ -24,19 +24,20 @@ extension Engine {
         }
         context.deviceChanged(from: device.ports, cause: .plug)
         if requested == nil { device.defaultUIDCounters[kind.name] = counter }
-        device.ports.append(contentsOf: ports)
+        device.ports.append(ports, accessory: device.nextAccessoryNumber)
+        device.nextAccessoryNumber += 1
         endOverridesOnDeviceChange(&context)
     }
 
     /// §9.1, I8: unplugs an accessory; a UID that is not plugged fails with -50.
     mutating func unplug(uid: String, _ context: inout StepContext) throws(SessionError) {
         guard !DeviceProfile.reservedUIDs.contains(uid), device.isConnected(uid) else {
-            let plugged = device.ports.map(\.port.uid).filter { !DeviceProfile.reservedUIDs.contains($0) }
+            let plugged = device.ports.ports.map(\.port.uid).filter { !DeviceProfile.reservedUIDs.contains($0) }
             let list = plugged.isEmpty ? "none" : Array(Set(plugged)).sorted().joined(separator: ", ")
             throw SessionError(.badParam, "§9.1: no accessory with UID \(uid) is plugged (plugged: \(list))")
         }
         context.deviceChanged(from: device.ports, cause: .unplug)
-        device.ports.removeAll { $0.port.uid == uid }
+        device.ports.removeAll(uid: uid)
         device.inputGains[uid] = nil  // HW6: forgotten on unplug
         endOverridesOnDeviceChange(&context)
     }

@@ -87,7 +87,7 @@ extension Engine {
                     !session.options.contains(.overrideMutedMicrophoneInterruption)
                 else { return false }
                 let route = currentRouteKey(index, owner: owner, ownerRoute: ownerRoute, config: session.routingConfig)
-                return route.route(on: device.ports).inputs.contains { $0.type == .microphoneBuiltIn }
+                return route.inputs != 0 && device.ports.slots[route.inputs.trailingZeroBitCount].type == .microphoneBuiltIn
             }
             guard !victims.isEmpty else { return interruptedAnyone }
             interruptedAnyone = true

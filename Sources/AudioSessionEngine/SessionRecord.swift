@@ -14,8 +14,8 @@ struct RoutingConfig: Hashable, Sendable {
     var options: CategoryOptions = []
     /// RT7: output to the speaker (and input from the built-in mic) until the route changes.
     var overridesToSpeaker = false
-    /// RT8: the UID of the preferred input port.
-    var preferredInput: String?
+    /// RT8: the accessory number of the preferred input port (0: the built-in microphone).
+    var preferredInput: UInt32?
 }
 
 /// One app's session: its configuration, activity and I/O (SPEC §0, C8 defaults).
@@ -46,7 +46,8 @@ struct SessionRecord: Hashable, Sendable {
     var preferences = HardwarePreferences()
     /// RT7, RT8.
     var overridesToSpeaker = false
-    var preferredInput: String?
+    /// RT8: the preferred input's accessory number (`PortSlot.accessory`).
+    var preferredInput: UInt32?
     /// The last output gain sent as an effect (D4).
     var reportedGain: Double = 1
 

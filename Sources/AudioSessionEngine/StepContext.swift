@@ -31,7 +31,7 @@ struct StepContext {
     let ownerBefore: Int?
     let ownerRouteBefore: RouteKey
     /// The connected ports before the step, when the step changed them (plug, unplug).
-    private(set) var portsBefore: [DevicePort]?
+    private(set) var portsBefore: PortTable?
     /// Sessions whose routing configuration changed, with the configuration before the step.
     var touched: [(index: Int, config: RoutingConfig)] = []
 
@@ -41,7 +41,7 @@ struct StepContext {
     }
 
     /// Records the ports before the device changes (the first change of the step wins).
-    mutating func deviceChanged(from ports: [DevicePort], cause: RouteCause) {
+    mutating func deviceChanged(from ports: PortTable, cause: RouteCause) {
         if portsBefore == nil { portsBefore = ports }
         self.cause = cause
     }

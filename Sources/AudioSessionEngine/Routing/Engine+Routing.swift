@@ -22,7 +22,7 @@ extension Engine {
     /// RT10: the currentRoute of a session with this configuration, given the routing owner,
     /// the owner's route and the connected ports.
     static func currentRouteKey(
-        _ index: Int, owner: Int?, ownerRoute: RouteKey, config: RoutingConfig, ports: [DevicePort]
+        _ index: Int, owner: Int?, ownerRoute: RouteKey, config: RoutingConfig, ports: PortTable
     ) -> RouteKey {
         let own = RouteSelection.route(for: config, on: ports)
         guard let owner, owner != index else { return own }
@@ -128,10 +128,10 @@ extension Engine {
 struct RouteComparison {
     let ownerBefore: Int?
     let ownerRouteBefore: RouteKey
-    let portsBefore: [DevicePort]
+    let portsBefore: PortTable
     let ownerAfter: Int?
     let ownerRouteAfter: RouteKey
-    let portsAfter: [DevicePort]
+    let portsAfter: PortTable
     let deviceChanged: Bool
 
     init(engine: Engine, context: StepContext) {
@@ -158,7 +158,7 @@ struct RouteComparison {
         let after = Engine.currentRouteKey(
             index, owner: ownerAfter, ownerRoute: ownerRouteAfter, config: configAfter, ports: portsAfter)
         // Port lists differ after a plug or unplug: compare the ports themselves (type, UID).
-        if !deviceChanged, before == after { return nil }
+        if !deviceChanged { return before == after ? nil : (before.route(on: portsBefore), after.route(on: portsAfter)) }
         let routes = (before: before.route(on: portsBefore), after: after.route(on: portsAfter))
         return routes.before == routes.after ? nil : routes
     }

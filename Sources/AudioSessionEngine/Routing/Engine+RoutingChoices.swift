@@ -15,25 +15,39 @@ extension Engine {
 
     /// RT8: `setPreferredInput(UID)`; the port must be in availableInputs; `nil` clears.
     mutating func setPreferredInput(_ index: Int, _ uid: String?, _ context: inout StepContext) throws(SessionError) {
+        var accessory: UInt32?
         if let uid {
-            let available = availableInputs(for: sessions[index].routingConfig, on: device.ports)
-            guard available.contains(where: { $0.uid == uid }) else {
+            let config = sessions[index].routingConfig
+            let slots = device.ports.slots
+            guard let match = slots.indices.first(where: {
+                device.ports[$0].port.uid == uid && RouteSelection.isAvailableInput(slots[$0], config)
+            }) else {
+                let available = availableInputs(for: config)
                 let list = available.isEmpty ? "none" : available.map(\.uid).joined(separator: ", ")
                 throw SessionError(.badParam, "RT8: \(uid) is not an available input (available: \(list))")
             }
+            accessory = slots[match].accessory
         }
-        guard sessions[index].preferredInput != uid else { return }
+        guard sessions[index].preferredInput != accessory else { return }
         context.cause = .ownChoice(index)
-        reconfigure(index, &context) { $0.preferredInput = uid }
+        reconfigure(index, &context) { $0.preferredInput = accessory }
     }
 
     /// RT4: the inputs a configuration may choose: built-in first, then accessories in connection
     /// order; empty for categories without input.
-    func availableInputs(for config: RoutingConfig, on ports: [DevicePort]) -> [Port] {
-        guard config.category.hasInput else { return [] }
-        let builtIn = ports.filter { $0.isInput && $0.port.type == .microphoneBuiltIn }
-        let accessories = ports.filter { $0.isInput && RouteSelection.isInputCandidate($0.port.type, config) }
-        return (builtIn + accessories).map(\.port)
+    func availableInputs(for config: RoutingConfig) -> [Port] {
+        let slots = device.ports.slots
+        let available = slots.indices.filter { RouteSelection.isAvailableInput(slots[$0], config) }
+        let builtIn = available.filter { slots[$0].type == .microphoneBuiltIn }
+        let accessories = available.filter { slots[$0].type != .microphoneBuiltIn }
+        return (builtIn + accessories).map { device.ports[$0].port }
+    }
+
+    /// RT8: whether the session's preferred input is still available.
+    func isPreferredInputAvailable(_ index: Int) -> Bool {
+        guard let preferred = sessions[index].preferredInput else { return true }
+        let config = sessions[index].routingConfig
+        return device.ports.slots.contains { $0.accessory == preferred && RouteSelection.isAvailableInput($0, config) }
     }
 
     /// RT7: a plug or unplug ends every override ("only until the current route changes").
@@ -54,9 +68,7 @@ extension Engine {
             if ownerChanged, session.overridesToSpeaker, index != owner {
                 reconfigure(index, &context) { $0.overridesToSpeaker = false }
             }
-            if let uid = session.preferredInput,
-                !availableInputs(for: sessions[index].routingConfig, on: device.ports).contains(where: { $0.uid == uid })
-            {
+            if session.preferredInput != nil, !isPreferredInputAvailable(index) {
                 reconfigure(index, &context) { $0.preferredInput = nil }
             }
         }
@@ -77,7 +89,7 @@ extension Engine {
         }
         guard port.selectedDataSource != name else { return }
         context.deviceChanged(from: device.ports, cause: .dataSource)
-        device.ports[portIndex] = DevicePort(port: port.selecting(name), isInput: true)
+        device.ports.replacePort(at: portIndex, with: port.selecting(name))
     }
 }
 

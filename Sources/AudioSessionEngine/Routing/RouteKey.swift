@@ -9,11 +9,11 @@ struct RouteKey: Hashable, Sendable {
     static let none = RouteKey()
 
     /// The ports of this route on the given port list.
-    func route(on ports: [DevicePort]) -> Route {
+    func route(on ports: PortTable) -> Route {
         Route(inputs: Self.ports(inputs, ports), outputs: Self.ports(outputs, ports))
     }
 
-    private static func ports(_ bits: UInt64, _ ports: [DevicePort]) -> [Port] {
+    private static func ports(_ bits: UInt64, _ ports: PortTable) -> [Port] {
         guard bits != 0 else { return [] }
         var result: [Port] = []
         var remaining = bits

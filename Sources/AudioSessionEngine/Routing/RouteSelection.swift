@@ -3,40 +3,38 @@
 /// Pure functions of a session's configuration and the connected ports, which are listed in
 /// connection order (built-ins first), so "most recently connected" is "last in the list".
 enum RouteSelection {
-    /// RT1–RT6: the route a configuration chooses by itself.
-    static func route(for config: RoutingConfig, on ports: [DevicePort]) -> RouteKey {
+    /// RT1–RT8: the route a configuration chooses by itself.
+    static func route(for config: RoutingConfig, on table: PortTable) -> RouteKey {
         let category = config.category
         // RT1: audioProcessing has no inputs and no outputs.
         guard category != .audioProcessing else { return .none }
+        let slots = table.slots
         var key = RouteKey()
-        if category.hasInput { key.inputs = input(for: config, on: ports) }
-        if category.hasOutput { key.outputs = outputs(for: config, input: key.inputs, on: ports) }
+        if category.hasInput { key.inputs = input(for: config, on: slots) }
+        if category.hasOutput { key.outputs = outputs(for: config, input: key.inputs, on: slots) }
         return key
     }
 
     /// RT4 (and RT6 for multiRoute): the preferred input if connected and available (RT8), else
     /// the most recently connected candidate input, else the built-in microphone, else none.
     /// RT7: with the speaker override, the built-in microphone, or RT4's choice without HFP.
-    private static func input(for config: RoutingConfig, on ports: [DevicePort]) -> UInt64 {
+    private static func input(for config: RoutingConfig, on slots: [PortSlot]) -> UInt64 {
         if config.overridesToSpeaker {
-            if let builtIn = bit(of: .microphoneBuiltIn, input: true, on: ports) { return builtIn }
+            if let builtIn = bit(of: .microphoneBuiltIn, input: true, on: slots) { return builtIn }
             var withoutBluetooth = config
             withoutBluetooth.options.remove(.allowBluetooth)
             withoutBluetooth.overridesToSpeaker = false
-            return input(for: withoutBluetooth, on: ports)
+            return input(for: withoutBluetooth, on: slots)
         }
         if let preferred = config.preferredInput,
-            let index = ports.lastIndex(where: {
-                $0.isInput && $0.port.uid == preferred
-                    && ($0.port.type == .microphoneBuiltIn || isInputCandidate($0.port.type, config))
-            })
+            let index = slots.lastIndex(where: { $0.isInput && $0.accessory == preferred && isAvailableInput($0, config) })
         {
             return 1 << UInt64(index)
         }
-        if let index = ports.lastIndex(where: { $0.isInput && isInputCandidate($0.port.type, config) }) {
+        if let index = slots.lastIndex(where: { $0.isInput && isInputCandidate($0.type, config) }) {
             return 1 << UInt64(index)
         }
-        return bit(of: .microphoneBuiltIn, input: true, on: ports) ?? 0
+        return bit(of: .microphoneBuiltIn, input: true, on: slots) ?? 0
     }
 
     /// RT4, RT6: the accessory input types a configuration may record from.
@@ -49,36 +47,40 @@ enum RouteSelection {
         }
     }
 
-    /// RT2, RT3, RT5, RT6: the output ports.
-    private static func outputs(for config: RoutingConfig, input: UInt64, on ports: [DevicePort]) -> UInt64 {
+    /// RT4: `availableInputs` holds the built-in microphone and the candidate inputs.
+    static func isAvailableInput(_ slot: PortSlot, _ config: RoutingConfig) -> Bool {
+        config.category.hasInput && slot.isInput && (slot.type == .microphoneBuiltIn || isInputCandidate(slot.type, config))
+    }
+
+    /// RT2, RT3, RT5, RT6, RT7: the output ports.
+    private static func outputs(for config: RoutingConfig, input: UInt64, on slots: [PortSlot]) -> UInt64 {
         // RT7: the speaker override.
-        if config.overridesToSpeaker, let speaker = bit(of: .speaker, input: false, on: ports) { return speaker }
+        if config.overridesToSpeaker, let speaker = bit(of: .speaker, input: false, on: slots) { return speaker }
         if config.category == .multiRoute {
             // RT6: every connected USB, line-out, headphones and HDMI output, else the speaker.
             var bits: UInt64 = 0
-            for (index, port) in ports.enumerated() where !port.isInput && isMultiRouteOutput(port.port.type) {
+            for (index, slot) in slots.enumerated() where !slot.isInput && isMultiRouteOutput(slot.type) {
                 bits |= 1 << UInt64(index)
             }
-            return bits != 0 ? bits : bit(of: .speaker, input: false, on: ports) ?? 0
+            return bits != 0 ? bits : bit(of: .speaker, input: false, on: slots) ?? 0
         }
         // RT5: a playAndRecord route uses HFP in both directions or in neither.
-        if input != 0, let inputIndex = index(of: input), ports[inputIndex].port.type == .bluetoothHFP,
-            let output = ports.lastIndex(where: {
-                !$0.isInput && $0.port.type == .bluetoothHFP && $0.port.uid == ports[inputIndex].port.uid
-            })
-        {
-            return 1 << UInt64(output)
+        if input != 0, slots[input.trailingZeroBitCount].type == .bluetoothHFP {
+            let device = slots[input.trailingZeroBitCount].accessory
+            if let output = slots.lastIndex(where: { !$0.isInput && $0.type == .bluetoothHFP && $0.accessory == device }) {
+                return 1 << UInt64(output)
+            }
         }
         // RT3: last in wins among the eligible accessory outputs.
-        if let index = ports.lastIndex(where: { !$0.isInput && isEligibleOutput($0.port.type, config) }) {
+        if let index = slots.lastIndex(where: { !$0.isInput && isEligibleOutput($0.type, config) }) {
             return 1 << UInt64(index)
         }
         if config.category == .playAndRecord, !config.options.contains(.defaultToSpeaker),
-            let receiver = bit(of: .receiver, input: false, on: ports)
+            let receiver = bit(of: .receiver, input: false, on: slots)
         {
             return receiver
         }
-        return bit(of: .speaker, input: false, on: ports) ?? 0
+        return bit(of: .speaker, input: false, on: slots) ?? 0
     }
 
     private static func isMultiRouteOutput(_ type: PortType) -> Bool {
@@ -115,12 +117,8 @@ enum RouteSelection {
         )
     }
 
-    private static func bit(of type: PortType, input: Bool, on ports: [DevicePort]) -> UInt64? {
-        guard let index = ports.lastIndex(where: { $0.port.type == type && $0.isInput == input }) else {
-            return nil
-        }
+    private static func bit(of type: PortType, input: Bool, on slots: [PortSlot]) -> UInt64? {
+        guard let index = slots.lastIndex(where: { $0.type == type && $0.isInput == input }) else { return nil }
         return 1 << UInt64(index)
     }
-
-    private static func index(of bit: UInt64) -> Int? { bit == 0 ? nil : bit.trailingZeroBitCount }
 }

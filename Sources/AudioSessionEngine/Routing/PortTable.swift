@@ -1,0 +1,46 @@
+/// What route selection needs of a port, with no reference-counted fields, so that choosing a
+/// route copies nothing but bytes.
+struct PortSlot: Hashable, Sendable {
+    let type: PortType
+    let isInput: Bool
+    /// The accessory the port belongs to (0 for built-ins); numbers are never reused.
+    let accessory: UInt32
+}
+
+/// The connected ports in connection order (built-ins first), and their slots side by side.
+struct PortTable: Hashable, Sendable {
+    private(set) var ports: [DevicePort] = []
+    private(set) var slots: [PortSlot] = []
+
+    init(builtIns: [Port]) {
+        append(builtIns.map { DevicePort(port: $0, isInput: $0.type == .microphoneBuiltIn) }, accessory: 0)
+    }
+
+    var count: Int { ports.count }
+
+    subscript(index: Int) -> DevicePort { ports[index] }
+
+    mutating func append(_ newPorts: [DevicePort], accessory: UInt32) {
+        ports.append(contentsOf: newPorts)
+        slots.append(contentsOf: newPorts.map { PortSlot(type: $0.port.type, isInput: $0.isInput, accessory: accessory) })
+    }
+
+    mutating func removeAll(uid: String) {
+        let kept = ports.indices.filter { ports[$0].port.uid != uid }
+        ports = kept.map { ports[$0] }
+        slots = kept.map { slots[$0] }
+    }
+
+    /// Replaces a port's description (its data-source selection, RT12); type and direction stay.
+    mutating func replacePort(at index: Int, with port: Port) {
+        ports[index] = DevicePort(port: port, isInput: ports[index].isInput)
+    }
+
+    func isConnected(_ uid: String) -> Bool { ports.contains { $0.port.uid == uid } }
+
+    /// The UID of an accessory's ports (the built-ins' UIDs differ; 0 is only ever an input's
+    /// number for the built-in microphone).
+    func inputUID(ofAccessory accessory: UInt32) -> String? {
+        slots.indices.first { slots[$0].isInput && slots[$0].accessory == accessory }.map { ports[$0].port.uid }
+    }
+}
