@@ -21,7 +21,7 @@ extension Engine {
             for index in activeSessions {
                 let route = currentRoute(index)
                 context.routeChanges.append(
-                    .notify(sessions[index].app, .routeChange(reason: .wakeFromSleep, previous: route, current: route)))
+                    .notify(appIDs[index], .routeChange(reason: .wakeFromSleep, previous: route, current: route)))
             }
         }
         sendHintChanges(&context)

@@ -19,38 +19,38 @@ extension Engine {
     func gainInputs() -> GainInputs {
         var inputs = GainInputs()
         for index in activeSessions {
-            let session = sessions[index]
-            guard session.takesPartInArbitration else { continue }  // A8
-            if session.options.contains(.duckOthers) { GainInputs.add(index, to: &inputs.duckers) }
-            if session.category == .record { GainInputs.add(index, to: &inputs.recorders) }
+            guard sessions[index].takesPartInArbitration else { continue }  // A8
+            if sessions[index].options.contains(.duckOthers) { GainInputs.add(index, to: &inputs.duckers) }
+            if sessions[index].category == .record { GainInputs.add(index, to: &inputs.recorders) }
         }
         return inputs
     }
 
     /// D4: (duck level if ducked, else 1) × (0 if silenced, else 1); 1 without output.
     func outputGain(_ index: Int, _ inputs: GainInputs) -> Double {
-        let session = sessions[index]
-        guard session.category.hasOutput else { return 1 }
-        if isSilenced(session, index, inputs) { return 0 }
+        guard sessions[index].category.hasOutput else { return 1 }
+        if isSilenced(index, inputs) { return 0 }
         // D1: ducking applies to active sessions, once however many duckers (system sessions never).
-        if session.isActive, GainInputs.another(inputs.duckers, than: index) { return duckLevel }
+        if sessions[index].isActive, GainInputs.another(inputs.duckers, than: index) { return duckLevel }
         return 1
     }
 
     /// C11, D2, D3, D5: silencing applies whether the session is active or not.
-    private func isSilenced(_ session: SessionRecord, _ index: Int, _ inputs: GainInputs) -> Bool {
-        if session.takesPartInArbitration, GainInputs.another(inputs.recorders, than: index) { return true }  // C11
-        let quietCategory = session.category.isSilencedBySwitchAndLock
+    private func isSilenced(_ index: Int, _ inputs: GainInputs) -> Bool {
+        if sessions[index].takesPartInArbitration, GainInputs.another(inputs.recorders, than: index) { return true }  // C11
+        let quietCategory = sessions[index].category.isSilencedBySwitchAndLock
         if device.silentSwitchOn, quietCategory { return true }  // D2
-        if device.isLocked, quietCategory { return true }  // D3
-        // D3, D5: an app in the background without background-audio is suspended for audio.
-        return appState(of: session) == .background && !session.capabilities.contains(.backgroundAudio)
+        let backgroundAudio = sessions[index].capabilities.contains(.backgroundAudio)
+        // D3: while locked every app is in the background.
+        if device.isLocked { return quietCategory || !backgroundAudio }
+        // D5: an app in the background without background-audio is suspended for audio.
+        return sessions[index].requestedState == .background && !backgroundAudio
     }
 
     /// D5, P3: whether the session's input records zeros.
     func recordsSilence(_ index: Int) -> Bool {
         let session = sessions[index]
-        if device.recordPermission(of: session.app) != .granted { return true }  // P3
+        if device.recordPermission(of: appIDs[index]) != .granted { return true }  // P3
         if appState(of: session) == .background, !session.capabilities.contains(.backgroundAudio) { return true }
         // I7: sessions with overrideMutedMicrophoneInterruption record zeros from a muted mic.
         return device.microphoneMuted
@@ -64,7 +64,7 @@ extension Engine {
             let gain = outputGain(index, inputs)
             guard gain != sessions[index].reportedGain else { continue }
             sessions[index].reportedGain = gain
-            context.requests.append(.outputGain(sessions[index].app, gain))
+            context.requests.append(.outputGain(appIDs[index], gain))
         }
     }
 }

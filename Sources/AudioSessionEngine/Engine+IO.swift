@@ -29,7 +29,7 @@ extension Engine {
         if !session.isActive { commitActivation(index, &context) }
         sessions[index].inputRunning = true
         // P3: starting input while undetermined asks the user.
-        if device.recordPermission(of: session.app) == .undetermined { askRecordPermission(index, &context) }
+        if device.recordPermission(of: appIDs[index]) == .undetermined { askRecordPermission(index, &context) }
     }
 
     /// Stops output or input at the app's request; stopping what does not run changes nothing.
@@ -44,7 +44,7 @@ extension Engine {
         guard stopsOutput || stopsInput else { return }
         if stopsOutput { sessions[index].outputRunning = false }
         if stopsInput { sessions[index].inputRunning = false }
-        context.interruptions.append(.stopIO(sessions[index].app, output: stopsOutput, input: stopsInput))
+        context.interruptions.append(.stopIO(appIDs[index], output: stopsOutput, input: stopsInput))
     }
 
     /// The session's route as it would be right after it activates (RT9, RT10), computed

@@ -28,7 +28,7 @@ extension Engine {
     mutating func interrupt(
         _ victim: Int, by interrupter: Interrupter, reason: InterruptionReason, _ context: inout StepContext
     ) {
-        let app = sessions[victim].app
+        let app = appIDs[victim]
         if sessions[victim].ioRunning {
             context.interruptions.append(
                 .stopIO(app, output: sessions[victim].outputRunning, input: sessions[victim].inputRunning))
@@ -59,7 +59,7 @@ extension Engine {
         for index in ended {
             let resume = shouldResume(sessions[index])
             endInterruptedState(index)
-            context.interruptions.append(.notify(sessions[index].app, .interruptionEnded(shouldResume: resume)))
+            context.interruptions.append(.notify(appIDs[index], .interruptionEnded(shouldResume: resume)))
         }
     }
 

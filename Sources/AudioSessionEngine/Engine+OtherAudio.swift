@@ -37,7 +37,7 @@ extension Engine {
             let hint = sessions[index].isMixable && secondaryAudioShouldBeSilenced(index, inputs)
             guard hint != sessions[index].hintOn else { continue }
             sessions[index].hintOn = hint
-            context.hints.append(.notify(sessions[index].app, .silenceSecondaryAudioHint(hint ? .begin : .end)))
+            context.hints.append(.notify(appIDs[index], .silenceSecondaryAudioHint(hint ? .begin : .end)))
         }
     }
 }

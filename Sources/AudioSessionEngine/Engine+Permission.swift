@@ -2,7 +2,7 @@
 extension Engine {
     /// P2: an undetermined permission asks the user once; a decided one is delivered at once.
     mutating func requestRecordPermission(_ index: Int, _ context: inout StepContext) {
-        let app = sessions[index].app
+        let app = appIDs[index]
         switch device.recordPermission(of: app) {
         case .granted: context.rest.append(.notify(app, .recordPermission(granted: true)))
         case .denied: context.rest.append(.notify(app, .recordPermission(granted: false)))
@@ -12,7 +12,7 @@ extension Engine {
 
     /// P2, P3: shows the prompt unless it is already showing (asking again delivers nothing).
     mutating func askRecordPermission(_ index: Int, _ context: inout StepContext) {
-        let app = sessions[index].app
+        let app = appIDs[index]
         guard device.pendingPermissionPrompts.insert(app).inserted else { return }
         context.requests.append(.askRecordPermission(app))
     }

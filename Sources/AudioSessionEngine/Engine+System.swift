@@ -45,7 +45,7 @@ extension Engine {
         }
         guard volume != device.outputVolume else { return }
         device.outputVolume = volume
-        for session in sessions { context.rest.append(.notify(session.app, .outputVolume(volume))) }
+        for app in appIDs { context.rest.append(.notify(app, .outputVolume(volume))) }
     }
 
     /// MS1, MS2: media services are lost and come back. Every app is told lost then reset and
@@ -56,13 +56,13 @@ extension Engine {
         for index in sessions.indices {
             let session = sessions[index]
             if session.ioRunning {
-                context.requests.append(.stopIO(session.app, output: session.outputRunning, input: session.inputRunning))
+                context.requests.append(.stopIO(appIDs[index], output: session.outputRunning, input: session.inputRunning))
             }
             routeGroups.remove(index, session.routingConfig)
             sessions[index].resetForMediaServices()
             routeGroups.insert(index, sessions[index].routingConfig)
-            context.rest.append(.notify(session.app, .mediaServicesLost))
-            context.rest.append(.notify(session.app, .mediaServicesReset))
+            context.rest.append(.notify(appIDs[index], .mediaServicesLost))
+            context.rest.append(.notify(appIDs[index], .mediaServicesReset))
         }
         activeSessions.removeAll()
         interruptedSessions.removeAll()

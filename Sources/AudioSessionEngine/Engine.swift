@@ -15,6 +15,8 @@ public struct Engine: Hashable, Sendable {
     /// D1: the gain of a ducked session (default 0.2 linear).
     public var duckLevel: Double
     var sessions: [SessionRecord] = []
+    /// The app of each session, by the same index.
+    var appIDs: [AppID] = []
     var indexByApp: [AppID: Int] = [:]
     /// Active app sessions in activation order (oldest first).
     var activeSessions: [Int] = []
@@ -47,16 +49,17 @@ public struct Engine: Hashable, Sendable {
             throw SessionError(.badParam, "app \(app) is already registered")
         }
         let index = sessions.count
-        sessions.append(SessionRecord(app: app, capabilities: capabilities))
+        sessions.append(SessionRecord(capabilities: capabilities))
+        appIDs.append(app)
         indexByApp[app] = index
         routeGroups.insert(index, sessions[index].routingConfig)
     }
 
     /// Every registered app, in registration order.
-    public var apps: [AppID] { sessions.map(\.app) }
+    public var apps: [AppID] { appIDs }
 
     /// Apps whose session is active, oldest activation first.
-    public var activeApps: [AppID] { activeSessions.map { sessions[$0].app } }
+    public var activeApps: [AppID] { activeSessions.map { appIDs[$0] } }
 
     /// Whether a system session (call, alarm, Siri) is active.
     public func isSystemSessionActive(_ kind: SystemSessionKind) -> Bool { systemSessions.contains(kind) }

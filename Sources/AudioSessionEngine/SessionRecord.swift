@@ -19,8 +19,8 @@ struct RoutingConfig: Hashable, Sendable {
 }
 
 /// One app's session: its configuration, activity and I/O (SPEC §0, C8 defaults).
+/// Trivially copyable (the app's id lives in `Engine.appIDs`), so reading one copies no references.
 struct SessionRecord: Hashable, Sendable {
-    let app: AppID
     let capabilities: AppCapabilities
     /// The state of the app's last background/foreground step (D3: what unlock returns to).
     var requestedState: AppState = .foreground
@@ -51,8 +51,7 @@ struct SessionRecord: Hashable, Sendable {
     /// The last output gain sent as an effect (D4).
     var reportedGain: Double = 1
 
-    init(app: AppID, capabilities: AppCapabilities) {
-        self.app = app
+    init(capabilities: AppCapabilities) {
         self.capabilities = capabilities
     }
 
@@ -100,7 +99,7 @@ struct SessionRecord: Hashable, Sendable {
 
     /// MS2: back to the C8 defaults, keeping the app and its state.
     mutating func resetForMediaServices() {
-        self = SessionRecord(app: app, capabilities: capabilities)
+        self = SessionRecord(capabilities: capabilities)
             .with { $0.requestedState = requestedState }
     }
 

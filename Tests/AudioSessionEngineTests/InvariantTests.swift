@@ -31,7 +31,7 @@ struct InvariantTests {
                     let status = engine.status(of: app)!
                     guard status.isActive, status.category.hasOutput, status.outputGain != 0 else { continue }
                     let ducker = engine.activeSessions.contains {
-                        engine.sessions[$0].app != app && engine.sessions[$0].options.contains(.duckOthers)
+                        engine.appIDs[$0] != app && engine.sessions[$0].options.contains(.duckOthers)
                     }
                     #expect((status.outputGain == engine.duckLevel) == ducker, "\(app) after \(values)")
                     #expect(status.outputGain == 1 || status.outputGain == engine.duckLevel)

@@ -5,9 +5,8 @@ extension Engine {
     var routingOwner: Int? {
         var fallback: Int?
         for index in activeSessions.reversed() {
-            let session = sessions[index]
-            guard session.takesPartInArbitration else { continue }
-            if !session.isMixable { return index }
+            guard sessions[index].takesPartInArbitration else { continue }
+            if !sessions[index].isMixable { return index }
             if fallback == nil { fallback = index }
         }
         return fallback
@@ -66,7 +65,9 @@ extension Engine {
 
     /// RT11: sends `route-change` to every session whose current route changed in this step.
     mutating func sendRouteChanges(_ context: inout StepContext) {
-        let comparison = RouteComparison(engine: self, context: context)
+        let owner = routingOwner
+        let comparison = RouteComparison(
+            context: context, ownerAfter: owner, ownerRouteAfter: ownRoute(owner), portsAfter: device.ports)
         var changes: [(index: Int, notification: SessionNotification)] = []
 
         // Sessions whose own configuration or ownership changed are compared one by one.
@@ -98,7 +99,7 @@ extension Engine {
             }
         }
         changes.sort { $0.index < $1.index }
-        context.routeChanges.append(contentsOf: changes.map { .notify(sessions[$0.index].app, $0.notification) })
+        context.routeChanges.append(contentsOf: changes.map { .notify(appIDs[$0.index], $0.notification) })
     }
 
     /// RT11: the one reason of a route change, the first that applies.
@@ -134,13 +135,13 @@ struct RouteComparison {
     let portsAfter: PortTable
     let deviceChanged: Bool
 
-    init(engine: Engine, context: StepContext) {
+    init(context: StepContext, ownerAfter: Int?, ownerRouteAfter: RouteKey, portsAfter: PortTable) {
         ownerBefore = context.ownerBefore
         ownerRouteBefore = context.ownerRouteBefore
-        portsBefore = context.portsBefore ?? engine.device.ports
-        ownerAfter = engine.routingOwner
-        ownerRouteAfter = engine.ownRoute(ownerAfter)
-        portsAfter = engine.device.ports
+        portsBefore = context.portsBefore ?? portsAfter
+        self.ownerAfter = ownerAfter
+        self.ownerRouteAfter = ownerRouteAfter
+        self.portsAfter = portsAfter
         deviceChanged = context.portsBefore != nil
     }
 
