@@ -8,6 +8,7 @@ enum DemoScenario {
         app podcast background-audio
         app memo answers=grant
         app game
+        app voip background-audio answers=grant
 
         # Music starts playing; starting output activates the session (IO1).
         music category playback
@@ -65,5 +66,32 @@ enum DemoScenario {
         music activate
         expect podcast event interruption began
         expect music active=true
+
+        # Headphones: the music follows the last device plugged in (RT3). Unplugged, it goes
+        # back to the speaker and the app is told why, with the previous route (RT11); it is
+        # not interrupted (I8).
+        music start-output
+        system plug headphones
+        expect music event route-change reason=newDeviceAvailable previous=->Speaker current=->Headphones
+        system unplug headphones-1
+        expect music event route-change reason=oldDeviceUnavailable previous=->Headphones current=->Speaker
+        expect music active=true
+
+        # A VoIP call in an app: playAndRecord on the receiver and the built-in mic; the music
+        # is interrupted, and every app follows the call's route (RT9, RT10).
+        voip category playAndRecord mode=voiceChat
+        voip start-input
+        voip start-output
+        expect voip route=MicrophoneBuiltIn>Receiver sample-rate=48000
+        expect music event interruption began
+        expect music event route-change reason=categoryChange previous=->Speaker current=->Receiver
+        # The speaker button (RT7): output to the speaker until the route changes.
+        voip override speaker
+        expect voip route=MicrophoneBuiltIn>Speaker
+        expect music event route-change reason=categoryChange previous=->Receiver current=->Speaker
+        voip stop-input
+        voip stop-output
+        voip deactivate notify-others
+        expect music event interruption ended should-resume=true
         """
 }

@@ -3,10 +3,11 @@ import AudioSessionEngine
 // A plain loop over the benchmark workload, for profilers (valgrind --tool=callgrind).
 var engine = Engine(profile: .iphone)
 var apps: [AppID] = []
-for index in 0..<10 {
+let registered = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 10
+for index in 0..<registered {
     let app = AppID("com.example.app\(index)")
     try! engine.register(app, capabilities: [.backgroundAudio])
-    apps.append(app)
+    if index < 10 { apps.append(app) }
 }
 let configurations: [(Category, CategoryOptions)] = [
     (.playback, []), (.ambient, []), (.playback, .duckOthers), (.soloAmbient, []),
