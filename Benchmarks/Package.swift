@@ -12,12 +12,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "AudioSessionEngine", path: "Engine"),
+        .target(name: "Workloads", dependencies: ["AudioSessionEngine"], path: "Benchmarks/Workloads"),
         .executableTarget(
             name: "EngineBenchmarks",
-            dependencies: ["AudioSessionEngine", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: ["AudioSessionEngine", "Workloads", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        .executableTarget(name: "EngineProfile", dependencies: ["AudioSessionEngine"], path: "Benchmarks/EngineProfile"),
+        .executableTarget(
+            name: "EngineProfile", dependencies: ["AudioSessionEngine", "Workloads"], path: "Benchmarks/EngineProfile"),
     ]
 )
