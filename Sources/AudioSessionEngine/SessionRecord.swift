@@ -97,15 +97,10 @@ struct SessionRecord: Hashable, Sendable {
         }
     }
 
-    /// MS2: back to the C8 defaults, keeping the app and its state.
+    /// MS2: back to the C8 defaults, keeping the app's capabilities and state.
     mutating func resetForMediaServices() {
+        let state = requestedState
         self = SessionRecord(capabilities: capabilities)
-            .with { $0.requestedState = requestedState }
-    }
-
-    private func with(_ change: (inout SessionRecord) -> Void) -> SessionRecord {
-        var copy = self
-        change(&copy)
-        return copy
+        requestedState = state
     }
 }
