@@ -40,21 +40,22 @@ extension Engine {
         if sessions[index].takesPartInArbitration, GainInputs.another(inputs.recorders, than: index) { return true }  // C11
         let quietCategory = sessions[index].category.isSilencedBySwitchAndLock
         if device.silentSwitchOn, quietCategory { return true }  // D2
-        let backgroundAudio = sessions[index].capabilities.contains(.backgroundAudio)
-        // D3: while locked every app is in the background.
-        if device.isLocked { return quietCategory || !backgroundAudio }
-        // D5: an app in the background without background-audio is suspended for audio.
-        return sessions[index].requestedState == .background && !backgroundAudio
+        if device.isLocked, quietCategory { return true }  // D3
+        return isSuspended(index)  // D3, D5
+    }
+
+    /// D5: an app in the background (D3: as every app is while locked) without background-audio
+    /// is suspended as far as audio goes.
+    private func isSuspended(_ index: Int) -> Bool {
+        appState(of: sessions[index]) == .background && !sessions[index].capabilities.contains(.backgroundAudio)
     }
 
     /// D5, P3: whether the session's input records zeros.
     func recordsSilence(_ index: Int) -> Bool {
-        let session = sessions[index]
         if device.recordPermission(of: appIDs[index]) != .granted { return true }  // P3
-        if appState(of: session) == .background, !session.capabilities.contains(.backgroundAudio) { return true }
+        if isSuspended(index) { return true }  // D5
         // I7: sessions with overrideMutedMicrophoneInterruption record zeros from a muted mic.
-        return device.microphoneMuted
-            && currentRoute(index).inputs.contains { $0.type == .microphoneBuiltIn }
+        return device.microphoneMuted && recordsFromBuiltInMicrophone(currentRouteKey(index))
     }
 
     /// Sends the output gain of every active session whose gain changed (for the backend).

@@ -86,8 +86,8 @@ extension Engine {
                 guard session.inputRunning, session.takesPartInArbitration,
                     !session.options.contains(.overrideMutedMicrophoneInterruption)
                 else { return false }
-                let route = currentRouteKey(index, owner: owner, ownerRoute: ownerRoute, config: session.routingConfig)
-                return route.inputs != 0 && device.ports.slots[route.inputs.trailingZeroBitCount].type == .microphoneBuiltIn
+                return recordsFromBuiltInMicrophone(
+                    currentRouteKey(index, owner: owner, ownerRoute: ownerRoute, config: session.routingConfig))
             }
             guard !victims.isEmpty else { return interruptedAnyone }
             interruptedAnyone = true

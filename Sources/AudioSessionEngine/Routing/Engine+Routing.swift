@@ -37,6 +37,11 @@ extension Engine {
         return currentRouteKey(index, owner: owner, ownerRoute: ownRoute(owner), config: sessions[index].routingConfig)
     }
 
+    /// I7: whether a route's input is the built-in microphone.
+    func recordsFromBuiltInMicrophone(_ route: RouteKey) -> Bool {
+        route.inputs != 0 && device.ports.slots[route.inputs.trailingZeroBitCount].type == .microphoneBuiltIn
+    }
+
     /// RT10: the session's current route as ports.
     func currentRoute(_ index: Int) -> Route {
         currentRouteKey(index).route(on: device.ports)
