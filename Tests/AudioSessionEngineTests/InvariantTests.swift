@@ -11,12 +11,9 @@ struct InvariantTests {
     @Test("A2: at most one active non-mixable app session that takes part in arbitration")
     func oneNonMixable() async {
         await propertyCheck(count: 200, input: Self.sequences) { values in
-            var engine = RandomSteps.engine()
-            for value in values {
-                _ = engine.apply(RandomSteps.step(value))
+            RandomSteps.replay(values) { _, _, _, engine in
                 let nonMixable = engine.activeSessions.filter { engine.sessions[$0].isArbitratedNonMixable }
                 #expect(nonMixable.count <= 1)
-                if nonMixable.count > 1 { return }
             }
         }
     }
@@ -24,9 +21,7 @@ struct InvariantTests {
     @Test("D1: an active session with output, not silenced, is ducked iff another app's duckOthers session is active")
     func duckedIffDucker() async {
         await propertyCheck(count: 200, input: Self.sequences) { values in
-            var engine = RandomSteps.engine()
-            for value in values {
-                _ = engine.apply(RandomSteps.step(value))
+            RandomSteps.replay(values) { _, _, _, engine in
                 for (app, _) in RandomSteps.apps {
                     let status = engine.status(of: app)!
                     guard status.isActive, status.category.hasOutput, status.outputGain != 0 else { continue }
@@ -43,12 +38,9 @@ struct InvariantTests {
     @Test("I3: no `interruption ended` without an earlier `began`; OA3: no hint `end` without `begin`")
     func endedAfterBegan() async {
         await propertyCheck(count: 200, input: Self.sequences) { values in
-            var engine = RandomSteps.engine()
             var interrupted: Set<AppID> = []
             var hinted: Set<AppID> = []
-            for value in values {
-                let step = RandomSteps.step(value)
-                let outcome = engine.apply(step)
+            RandomSteps.replay(values) { _, step, outcome, engine in
                 for (app, notification) in outcome.notifications {
                     switch notification {
                     case .interruptionBegan:
@@ -77,12 +69,9 @@ struct InvariantTests {
     @Test("A7: a failed step changes nothing and sends nothing (A5 excepted)")
     func failedStepChangesNothing() async {
         await propertyCheck(count: 200, input: Self.sequences) { values in
-            var engine = RandomSteps.engine()
-            for value in values {
-                let before = engine
-                let outcome = engine.apply(RandomSteps.step(value))
-                guard let error = outcome.error, error.code != .isBusy else { continue }
-                #expect(engine == before, "\(RandomSteps.step(value)) failed with \(error) but changed the engine")
+            RandomSteps.replay(values) { before, step, outcome, engine in
+                guard let error = outcome.error, error.code != .isBusy else { return }
+                #expect(engine == before, "\(step) failed with \(error) but changed the engine")
                 #expect(outcome.effects.isEmpty)
             }
         }
@@ -104,9 +93,7 @@ struct InvariantTests {
     @Test("Route groups always hold every session under its current configuration")
     func routeGroupsConsistent() async {
         await propertyCheck(count: 100, input: Self.sequences) { values in
-            var engine = RandomSteps.engine()
-            for value in values {
-                _ = engine.apply(RandomSteps.step(value))
+            RandomSteps.replay(values) { _, _, _, engine in
                 var expected = RouteGroups()
                 for index in engine.sessions.indices { expected.insert(index, engine.sessions[index].routingConfig) }
                 let actual = Dictionary(uniqueKeysWithValues: engine.routeGroups.groups.map { ($0.config, $0.members) })
@@ -119,21 +106,18 @@ struct InvariantTests {
     @Test("RT11: a session is told route-change exactly when its current route changed, with both routes")
     func routeChangesMatchRoutes() async {
         await propertyCheck(count: 150, input: Self.sequences) { values in
-            var engine = RandomSteps.engine()
-            for value in values {
-                let step = RandomSteps.step(value)
-                let before = Dictionary(uniqueKeysWithValues: engine.apps.map { ($0, engine.status(of: $0)!.currentRoute) })
-                let outcome = engine.apply(step)
-                guard step != .system(.mediaServicesReset), step != .system(.wake), outcome.error == nil else { continue }
+            RandomSteps.replay(values) { engineBefore, step, outcome, engine in
+                guard step != .system(.mediaServicesReset), step != .system(.wake), outcome.error == nil else { return }
                 for app in engine.apps {
+                    let before = engineBefore.status(of: app)!.currentRoute
                     let after = engine.status(of: app)!.currentRoute
                     let changes = outcome.notifications(of: app).compactMap { notification -> (Route, Route)? in
                         if case .routeChange(_, let previous, let current) = notification { (previous, current) } else { nil }
                     }
-                    if before[app] == after {
+                    if before == after {
                         #expect(changes.isEmpty, "\(app) told of a route change that did not happen: \(step)")
                     } else {
-                        #expect(changes.count == 1 && changes[0] == (before[app]!, after), "\(app) after \(step)")
+                        #expect(changes.count == 1 && changes[0] == (before, after), "\(app) after \(step)")
                     }
                 }
             }
@@ -143,9 +127,7 @@ struct InvariantTests {
     @Test("RT7, RT8: an override is only ever in force in playAndRecord; a preferred input is always available")
     func routingChoicesStayValid() async {
         await propertyCheck(count: 150, input: Self.sequences) { values in
-            var engine = RandomSteps.engine()
-            for value in values {
-                _ = engine.apply(RandomSteps.step(value))
+            RandomSteps.replay(values) { _, _, _, engine in
                 for app in engine.apps {
                     let status = engine.status(of: app)!
                     #expect(!status.overridesToSpeaker || status.category == .playAndRecord)

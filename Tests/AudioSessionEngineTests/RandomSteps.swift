@@ -23,6 +23,20 @@ enum RandomSteps {
         return engine
     }
 
+    /// Applies the steps the values decode to, on a fresh engine, and hands each step to `check`
+    /// with the engine before it, its outcome and the engine after it.
+    static func replay(
+        _ values: [Int], _ check: (_ before: Engine, _ step: Step, _ outcome: StepOutcome, _ after: Engine) -> Void
+    ) {
+        var engine = engine()
+        for value in values {
+            let before = engine
+            let step = step(value)
+            let outcome = engine.apply(step)
+            check(before, step, outcome, engine)
+        }
+    }
+
     static func step(_ value: Int) -> Step {
         let app = apps[value % apps.count].0
         let choice = value / apps.count
