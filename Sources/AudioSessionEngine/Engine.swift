@@ -30,6 +30,8 @@ public struct Engine: Hashable, Sendable {
     var routeGroups = RouteGroups()
     /// Sessions with an override or a preferred input (RT7, RT8), which later steps may end.
     var sessionsWithRoutingChoice: [Int] = []
+    /// How many sessions belong to departed apps (`Step.departure`), who are told nothing.
+    var departedCount = 0
 
     /// A device of the given profile with no apps, volume 1, unlocked, switch off (SPEC §9.1).
     public init(profile: DeviceProfile = .iphone, duckLevel: Double = 0.2) {
@@ -42,11 +44,15 @@ public struct Engine: Hashable, Sendable {
 
     /// Registers an app with a new session (C8 defaults). While the screen is locked the app
     /// starts in the background (D3).
+    /// An app whose process departed (`Step.departure`) may register again: it gets a new session.
     /// - Throws: `SessionError` -50 if the app id is empty or already registered.
     public mutating func register(_ app: AppID, capabilities: AppCapabilities = []) throws(SessionError) {
         guard !app.rawValue.isEmpty else { throw SessionError(.badParam, "app ids must not be empty") }
-        guard indexByApp[app] == nil else {
-            throw SessionError(.badParam, "app \(app) is already registered")
+        if let index = indexByApp[app] {
+            guard sessions[index].hasDeparted else {
+                throw SessionError(.badParam, "app \(app) is already registered")
+            }
+            return reuseDepartedSession(index, capabilities: capabilities)
         }
         let index = sessions.count
         sessions.append(SessionRecord(capabilities: capabilities))
@@ -78,13 +84,13 @@ public struct Engine: Hashable, Sendable {
             return StepOutcome(error: error)  // A7: nothing changed, nothing sent
         }
         finishStep(&context)
-        return StepOutcome(error: error, effects: context.effects)
+        return StepOutcome(error: error, effects: withoutNotificationsToDeparted(context.effects))
     }
 
     private mutating func perform(_ step: Step, _ context: inout StepContext) throws(SessionError) {
         switch step {
         case .app(let app, let call):
-            guard let index = indexByApp[app] else {
+            guard let index = indexByApp[app], !sessions[index].hasDeparted else {
                 throw SessionError(.badParam, "app \(app) is not registered")
             }
             try perform(call, index, &context)
@@ -92,6 +98,11 @@ public struct Engine: Hashable, Sendable {
             try perform(event, &context)
         case .recordPermissionAnswer(let app, let granted):
             try answerRecordPermission(app, granted: granted, &context)
+        case .departure(let app):
+            guard let index = indexByApp[app], !sessions[index].hasDeparted else {
+                throw SessionError(.badParam, "app \(app) is not registered")
+            }
+            depart(index, &context)
         }
     }
 

@@ -21,7 +21,9 @@ struct RoutingConfig: Hashable, Sendable {
 /// One app's session: its configuration, activity and I/O (SPEC §0, C8 defaults).
 /// Trivially copyable (the app's id lives in `Engine.appIDs`), so reading one copies no references.
 struct SessionRecord: Hashable, Sendable {
-    let capabilities: AppCapabilities
+    var capabilities: AppCapabilities
+    /// The app's process ended (`Step.departure`); the id may register again.
+    var hasDeparted = false
     /// The state of the app's last background/foreground step (D3: what unlock returns to).
     var requestedState: AppState = .foreground
 

@@ -108,7 +108,8 @@ struct InvariantTests {
         await propertyCheck(count: 150, input: Self.sequences) { values in
             RandomSteps.replay(values) { engineBefore, step, outcome, engine in
                 guard step != .system(.mediaServicesReset), step != .system(.wake), outcome.error == nil else { return }
-                for app in engine.apps {
+                // A departed app is told nothing: it has no process left to tell.
+                for app in engine.apps where engine.isPresent(app) {
                     let before = engineBefore.status(of: app)!.currentRoute
                     let after = engine.status(of: app)!.currentRoute
                     let changes = outcome.notifications(of: app).compactMap { notification -> (Route, Route)? in

@@ -34,6 +34,10 @@ enum RandomSteps {
             let step = step(value)
             let outcome = engine.apply(step)
             check(before, step, outcome, engine)
+            if case .departure(let app) = step, outcome.error == nil {
+                // A new process of the same app connects again.
+                try! engine.register(app, capabilities: apps.first { $0.0 == app }!.1)
+            }
         }
     }
 
@@ -81,6 +85,7 @@ enum RandomSteps {
             switch (choice / 20) % 10 {
             case 0: return .system(.mediaServicesReset)
             case 1: return .system(.wake)
+            case 2: return .departure(app)
             default: return .app(app, .setActive(true))
             }
         }

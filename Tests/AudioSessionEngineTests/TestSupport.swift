@@ -15,6 +15,9 @@ struct Harness {
     @discardableResult
     mutating func system(_ event: SystemEvent) -> StepOutcome { engine.apply(.system(event)) }
 
+    @discardableResult
+    mutating func step(_ step: Step) -> StepOutcome { engine.apply(step) }
+
     func status(_ app: AppID) -> SessionStatus { engine.status(of: app)! }
 }
 

@@ -65,6 +65,10 @@ public enum Step: Hashable, Sendable {
     case system(SystemEvent)
     /// P2: the user answered the record-permission prompt shown for an app.
     case recordPermissionAnswer(AppID, granted: Bool)
+    /// The app's process ended (in the daemon: its connection dropped). Its session is
+    /// deactivated as if it had called `setActive(false, .notifyOthersOnDeactivation)` and
+    /// reset to C8 defaults; a later `register` of the same id starts afresh.
+    case departure(AppID)
 }
 
 /// What a step asks the world outside the engine to do or know.
