@@ -12,6 +12,7 @@ let package = Package(
     name: "audiosession",
     products: [
         .library(name: "AudioSessionEngine", targets: ["AudioSessionEngine"]),
+        .library(name: "AudioSessionWire", targets: ["AudioSessionWire"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .executable(name: "audiosession", targets: ["audiosession"]),
     ],
@@ -22,6 +23,8 @@ let package = Package(
     targets: [
         // The pure engine: the standard library only (no Foundation, I/O, clock, threads, logging).
         .target(name: "AudioSessionEngine", swiftSettings: strict),
+        // The wire protocol: messages, framing, the total decoder (docs/protocol.md).
+        .target(name: "AudioSessionWire", dependencies: ["AudioSessionEngine"], swiftSettings: strict),
         // Scenario files: parser and runner (SCENARIOS.md).
         .target(name: "Scenarios", dependencies: ["AudioSessionEngine"], swiftSettings: strict),
         // The `audiosession` CLI: argument parsing, wiring and printing only.
@@ -39,6 +42,11 @@ let package = Package(
                 "AudioSessionEngine",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AudioSessionWireTests",
+            dependencies: ["AudioSessionWire", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios"], swiftSettings: strict),

@@ -54,6 +54,75 @@ public struct SessionStatus: Hashable, Sendable {
     /// HW6.
     public var inputGain: Double
     public var isInputGainSettable: Bool
+
+    /// Every field, as read; for decoders (the wire) and tests.
+    public init(
+        app: AppID,
+        category: Category,
+        mode: Mode,
+        categoryOptions: CategoryOptions,
+        isActive: Bool,
+        appState: AppState,
+        isOutputRunning: Bool,
+        isInputRunning: Bool,
+        isInterrupted: Bool,
+        currentRoute: Route,
+        availableInputs: [Port],
+        preferredInput: String?,
+        overridesToSpeaker: Bool,
+        outputGain: Double,
+        recordsSilence: Bool,
+        isOtherAudioPlaying: Bool,
+        secondaryAudioShouldBeSilencedHint: Bool,
+        recordPermission: RecordPermission,
+        isInputAvailable: Bool,
+        outputVolume: Double,
+        isHardwareCodecAvailable: Bool,
+        preferences: HardwarePreferences,
+        sampleRate: Double,
+        ioBufferDuration: Double,
+        inputChannels: Result<Int, SessionError>,
+        maximumInputChannels: Result<Int, SessionError>,
+        inputLatency: Result<Double, SessionError>,
+        outputChannels: Result<Int, SessionError>,
+        maximumOutputChannels: Result<Int, SessionError>,
+        outputLatency: Result<Double, SessionError>,
+        inputGain: Double,
+        isInputGainSettable: Bool
+    ) {
+        self.app = app
+        self.category = category
+        self.mode = mode
+        self.categoryOptions = categoryOptions
+        self.isActive = isActive
+        self.appState = appState
+        self.isOutputRunning = isOutputRunning
+        self.isInputRunning = isInputRunning
+        self.isInterrupted = isInterrupted
+        self.currentRoute = currentRoute
+        self.availableInputs = availableInputs
+        self.preferredInput = preferredInput
+        self.overridesToSpeaker = overridesToSpeaker
+        self.outputGain = outputGain
+        self.recordsSilence = recordsSilence
+        self.isOtherAudioPlaying = isOtherAudioPlaying
+        self.secondaryAudioShouldBeSilencedHint = secondaryAudioShouldBeSilencedHint
+        self.recordPermission = recordPermission
+        self.isInputAvailable = isInputAvailable
+        self.outputVolume = outputVolume
+        self.isHardwareCodecAvailable = isHardwareCodecAvailable
+        self.preferences = preferences
+        self.sampleRate = sampleRate
+        self.ioBufferDuration = ioBufferDuration
+        self.inputChannels = inputChannels
+        self.maximumInputChannels = maximumInputChannels
+        self.inputLatency = inputLatency
+        self.outputChannels = outputChannels
+        self.maximumOutputChannels = maximumOutputChannels
+        self.outputLatency = outputLatency
+        self.inputGain = inputGain
+        self.isInputGainSettable = isInputGainSettable
+    }
 }
 
 extension Engine {

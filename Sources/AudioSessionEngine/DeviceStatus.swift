@@ -1,0 +1,58 @@
+/// The device as a whole at one moment, as the `audiosession status` command shows it
+/// (SPEC §0 device state, §9 ports, RT9 owner).
+public struct DeviceStatus: Hashable, Sendable {
+    public var profile: DeviceProfile
+    /// Connected input ports: built-ins first, then accessories in connection order (RT3).
+    public var inputs: [Port]
+    /// Connected output ports, in the same order.
+    public var outputs: [Port]
+    /// RT9: the app whose session owns the route, `nil` when no session is active.
+    public var routingOwner: AppID?
+    /// Active app sessions, oldest activation first.
+    public var activeApps: [AppID]
+    /// I4: active system sessions, in the order they began.
+    public var systemSessions: [SystemSessionKind]
+    public var outputVolume: Double
+    public var isLocked: Bool
+    public var silentSwitchOn: Bool
+    public var microphoneMuted: Bool
+    /// D1.
+    public var duckLevel: Double
+
+    public init(
+        profile: DeviceProfile, inputs: [Port] = [], outputs: [Port] = [], routingOwner: AppID? = nil,
+        activeApps: [AppID] = [], systemSessions: [SystemSessionKind] = [], outputVolume: Double = 1,
+        isLocked: Bool = false, silentSwitchOn: Bool = false, microphoneMuted: Bool = false, duckLevel: Double = 0.2
+    ) {
+        self.profile = profile
+        self.inputs = inputs
+        self.outputs = outputs
+        self.routingOwner = routingOwner
+        self.activeApps = activeApps
+        self.systemSessions = systemSessions
+        self.outputVolume = outputVolume
+        self.isLocked = isLocked
+        self.silentSwitchOn = silentSwitchOn
+        self.microphoneMuted = microphoneMuted
+        self.duckLevel = duckLevel
+    }
+}
+
+extension Engine {
+    /// The device's state, ports and routing owner.
+    public var deviceStatus: DeviceStatus {
+        DeviceStatus(
+            profile: device.profile,
+            inputs: device.ports.ports.filter(\.isInput).map(\.port),
+            outputs: device.ports.ports.filter { !$0.isInput }.map(\.port),
+            routingOwner: routingOwner.map { appIDs[$0] },
+            activeApps: activeApps,
+            systemSessions: systemSessions,
+            outputVolume: device.outputVolume,
+            isLocked: device.isLocked,
+            silentSwitchOn: device.silentSwitchOn,
+            microphoneMuted: device.microphoneMuted,
+            duckLevel: duckLevel
+        )
+    }
+}

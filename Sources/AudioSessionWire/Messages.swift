@@ -1,0 +1,151 @@
+import AudioSessionEngine
+
+/// The protocol version this build speaks; the handshake refuses any other (docs/protocol.md).
+public enum ProtocolVersion {
+    public static let current: UInt16 = 1
+}
+
+/// Who a connection is. Declared once, in the hello; the daemon checks it against the
+/// peer's credentials (SO_PEERCRED).
+public enum ClientRole: Hashable, Sendable {
+    /// An app with its id and capabilities: it can address only its own session.
+    case app(AppID, AppCapabilities)
+    /// A system controller: system events, permission answers, the device view and all
+    /// events. Accepted only from root or the daemon's own user.
+    case controller
+    /// A read-only watcher: the device view and all events (`audiosession status`, `events`).
+    case monitor
+}
+
+/// What a client sends first.
+public struct Hello: Hashable, Sendable {
+    public var version: UInt16
+    public var role: ClientRole
+
+    public init(version: UInt16 = ProtocolVersion.current, role: ClientRole) {
+        self.version = version
+        self.role = role
+    }
+}
+
+/// A request; each carries an id its reply repeats.
+public enum Request: Hashable, Sendable {
+    /// An app's call on its own session (apps only).
+    case call(AppCall)
+    /// The app's own session status (apps only).
+    case status
+    /// Replied to after every event sent before it on this connection: a delivery barrier.
+    case ping
+    /// A system event (controllers only; others get `ent?`).
+    case system(SystemEvent)
+    /// The user's answer to an app's record-permission prompt (controllers only).
+    case answerPermission(AppID, granted: Bool)
+    /// The device, its ports and every connected app (controllers and monitors).
+    case deviceStatus
+    /// Every notification to every app from now on, as `observed` events (controllers and monitors).
+    case subscribe
+    /// A new device of this profile and duck level, for scenario runs; refused while apps are
+    /// connected (controllers only).
+    case reset(DeviceProfile, duckLevel: Double)
+}
+
+/// The reply to one request.
+public enum Reply: Hashable, Sendable {
+    case done
+    case failed(SessionError)
+    case status(SessionStatus)
+    case device(DeviceSnapshot)
+}
+
+/// Something the daemon tells a client without being asked.
+public enum ServerEvent: Hashable, Sendable {
+    /// A notification to this app (SPEC §13). `sequence` orders notifications across all apps.
+    case notification(sequence: UInt64, SessionNotification)
+    /// D4: the app's effective output gain changed.
+    case outputGain(Double)
+    /// A5, I1, IO3: the system stopped the app's I/O.
+    case stopIO(output: Bool, input: Bool)
+    /// To subscribers: a notification to `app`, at `time` (nanoseconds since 1970).
+    case observed(sequence: UInt64, time: UInt64, app: AppID, SessionNotification)
+    /// To controllers: show the record-permission prompt for the app (P2).
+    case permissionPrompt(AppID)
+}
+
+/// Every message a client sends.
+public enum ClientMessage: Hashable, Sendable {
+    case hello(Hello)
+    case request(id: UInt32, Request)
+}
+
+/// Every message the daemon sends.
+public enum ServerMessage: Hashable, Sendable {
+    /// The handshake succeeded.
+    case welcome(version: UInt16, daemonPID: Int32)
+    case reply(id: UInt32, Reply)
+    case event(ServerEvent)
+    /// The daemon closes the connection after this: a refused hello or a malformed frame.
+    case closing(SessionError)
+}
+
+/// What `audiosession status` shows: the device and every connected app.
+public struct DeviceSnapshot: Hashable, Sendable {
+    public var device: DeviceStatus
+    public var apps: [AppSnapshot]
+
+    public init(device: DeviceStatus, apps: [AppSnapshot]) {
+        self.device = device
+        self.apps = apps
+    }
+}
+
+/// One connected app in a `DeviceSnapshot`.
+public struct AppSnapshot: Hashable, Sendable {
+    public var app: AppID
+    /// The peer's process id and user id (SO_PEERCRED); 0 in-process.
+    public var pid: Int32
+    public var uid: UInt32
+    public var category: Category
+    public var mode: Mode
+    public var options: CategoryOptions
+    public var isActive: Bool
+    public var isInterrupted: Bool
+    public var isOutputRunning: Bool
+    public var isInputRunning: Bool
+    /// D4.
+    public var outputGain: Double
+    public var route: Route
+
+    public init(app: AppID, pid: Int32, uid: UInt32, status: SessionStatus) {
+        self.app = app
+        self.pid = pid
+        self.uid = uid
+        self.category = status.category
+        self.mode = status.mode
+        self.options = status.categoryOptions
+        self.isActive = status.isActive
+        self.isInterrupted = status.isInterrupted
+        self.isOutputRunning = status.isOutputRunning
+        self.isInputRunning = status.isInputRunning
+        self.outputGain = status.outputGain
+        self.route = status.currentRoute
+    }
+
+    public init(
+        app: AppID, pid: Int32, uid: UInt32, category: Category, mode: Mode, options: CategoryOptions,
+        isActive: Bool, isInterrupted: Bool, isOutputRunning: Bool, isInputRunning: Bool, outputGain: Double,
+        route: Route
+    ) {
+        self.app = app
+        self.pid = pid
+        self.uid = uid
+        self.category = category
+        self.mode = mode
+        self.options = options
+        self.isActive = isActive
+        self.isInterrupted = isInterrupted
+        self.isOutputRunning = isOutputRunning
+        self.isInputRunning = isInputRunning
+        self.outputGain = outputGain
+        self.route = route
+    }
+}
