@@ -13,18 +13,45 @@ let package = Package(
     products: [
         .library(name: "AudioSessionEngine", targets: ["AudioSessionEngine"]),
         .library(name: "AudioSessionWire", targets: ["AudioSessionWire"]),
+        .library(name: "AudioSessionServer", targets: ["AudioSessionServer"]),
+        .library(name: "AudioSession", targets: ["AudioSession"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .executable(name: "audiosession", targets: ["audiosession"]),
+        .executable(name: "audiosessiond", targets: ["audiosessiond"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The pure engine: the standard library only (no Foundation, I/O, clock, threads, logging).
         .target(name: "AudioSessionEngine", swiftSettings: strict),
         // The wire protocol: messages, framing, the total decoder (docs/protocol.md).
         .target(name: "AudioSessionWire", dependencies: ["AudioSessionEngine"], swiftSettings: strict),
+        // The daemon's runtime: the engine's serial owner, connections, persistence, the socket.
+        .target(
+            name: "AudioSessionServer",
+            dependencies: [
+                "AudioSessionEngine", "AudioSessionWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // The Swift client library: AudioSession, in-process or over the daemon's socket.
+        .target(
+            name: "AudioSession",
+            dependencies: [
+                "AudioSessionEngine", "AudioSessionWire", "AudioSessionServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // Scenario files: parser and runner (SCENARIOS.md).
         .target(name: "Scenarios", dependencies: ["AudioSessionEngine"], swiftSettings: strict),
         // The `audiosession` CLI: argument parsing, wiring and printing only.
@@ -33,6 +60,17 @@ let package = Package(
             dependencies: [
                 "Scenarios",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        // The daemon: parsing and wiring only.
+        .executableTarget(
+            name: "audiosessiond",
+            dependencies: [
+                "AudioSessionServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,112 @@
+import AudioSessionWire
+import Foundation
+
+extension AudioSession {
+    /// AVAudioSession's notification names, so observers written for iOS read the same.
+    public static let interruptionNotification = Notification.Name("AVAudioSessionInterruptionNotification")
+    public static let routeChangeNotification = Notification.Name("AVAudioSessionRouteChangeNotification")
+    public static let mediaServicesWereLostNotification = Notification.Name("AVAudioSessionMediaServicesWereLostNotification")
+    public static let mediaServicesWereResetNotification = Notification.Name("AVAudioSessionMediaServicesWereResetNotification")
+    public static let silenceSecondaryAudioHintNotification = Notification.Name(
+        "AVAudioSessionSilenceSecondaryAudioHintNotification")
+    /// HW7 (on iOS a key-value observation of `outputVolume`): userInfo `outputVolumeKey` as `Double`.
+    public static let outputVolumeNotification = Notification.Name("AudioSessionOutputVolumeNotification")
+    /// P2: the answer to `requestRecordPermission`: userInfo `recordPermissionGrantedKey` as `Bool`.
+    public static let recordPermissionNotification = Notification.Name("AudioSessionRecordPermissionNotification")
+
+    /// AVAudioSession's userInfo keys. Enum values are `UInt` (read them `as? UInt`, as iOS
+    /// code does); the previous route is a `Route`.
+    public enum UserInfoKey {
+        /// `UInt`: 1 began, 0 ended.
+        public static let interruptionType = "AVAudioSessionInterruptionTypeKey"
+        /// `UInt`: 1 shouldResume (ended only).
+        public static let interruptionOptions = "AVAudioSessionInterruptionOptionKey"
+        /// `UInt`: `InterruptionReason.rawValue` (began only).
+        public static let interruptionReason = "AVAudioSessionInterruptionReasonKey"
+        /// `UInt`: `RouteChangeReason.rawValue`.
+        public static let routeChangeReason = "AVAudioSessionRouteChangeReasonKey"
+        /// `Route`: the route before the change.
+        public static let routeChangePreviousRoute = "AVAudioSessionRouteChangePreviousRouteKey"
+        /// `UInt`: 1 begin, 0 end.
+        public static let silenceSecondaryAudioHintType = "AVAudioSessionSilenceSecondaryAudioHintTypeKey"
+        /// `Double`.
+        public static let outputVolume = "AudioSessionOutputVolumeKey"
+        /// `Bool`.
+        public static let recordPermissionGranted = "AudioSessionRecordPermissionGrantedKey"
+    }
+
+    /// A new stream of this session's notifications, from now on, in delivery order (SPEC
+    /// §13, N2). It ends when the session is closed.
+    public func notifications() -> AsyncStream<SessionNotification> {
+        let (stream, continuation) = AsyncStream<SessionNotification>.makeStream()
+        let token = state.withLock { state -> UInt64 in
+            state.nextToken += 1
+            state.streams[state.nextToken] = continuation
+            return state.nextToken
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.streams.removeValue(forKey: token) }
+        }
+        return stream
+    }
+
+    /// Runs on `eventQueue`, in arrival order.
+    func dispatch(_ event: ServerEvent) {
+        switch event {
+        case .notification(_, let notification): deliver(notification)
+        case .outputGain(let gain): state.withLock { $0.outputGain = gain }
+        case .stopIO, .observed, .permissionPrompt: break
+        }
+    }
+
+    /// Hands a notification to the streams, NotificationCenter and permission waiters.
+    func deliver(_ notification: SessionNotification) {
+        let (streams, waiters) = state.withLock { state in
+            var waiters: [CheckedContinuation<Bool, Never>] = []
+            if case .recordPermission = notification {
+                waiters = Array(state.permissionWaiters.values)
+                state.permissionWaiters.removeAll()
+            }
+            return (Array(state.streams.values), waiters)
+        }
+        for stream in streams { stream.yield(notification) }
+        if case .recordPermission(let granted) = notification {
+            for waiter in waiters { waiter.resume(returning: granted) }
+        }
+        let (name, userInfo) = Self.post(notification)
+        NotificationCenter.default.post(name: name, object: self, userInfo: userInfo)
+    }
+
+    func finishStreams() {
+        let streams = state.withLock { state in
+            defer { state.streams.removeAll() }
+            return Array(state.streams.values)
+        }
+        for stream in streams { stream.finish() }
+    }
+
+    /// The NotificationCenter form of a notification.
+    static func post(_ notification: SessionNotification) -> (Notification.Name, [AnyHashable: Any]) {
+        switch notification {
+        case .interruptionBegan(let reason):
+            return (interruptionNotification, [
+                UserInfoKey.interruptionType: UInt(1), UserInfoKey.interruptionReason: UInt(reason.rawValue),
+            ])
+        case .interruptionEnded(let shouldResume):
+            return (interruptionNotification, [
+                UserInfoKey.interruptionType: UInt(0), UserInfoKey.interruptionOptions: UInt(shouldResume ? 1 : 0),
+            ])
+        case .routeChange(let reason, let previous, _):
+            return (routeChangeNotification, [
+                UserInfoKey.routeChangeReason: UInt(reason.rawValue), UserInfoKey.routeChangePreviousRoute: previous,
+            ])
+        case .silenceSecondaryAudioHint(let type):
+            return (silenceSecondaryAudioHintNotification, [UserInfoKey.silenceSecondaryAudioHintType: UInt(type.rawValue)])
+        case .mediaServicesLost: return (mediaServicesWereLostNotification, [:])
+        case .mediaServicesReset: return (mediaServicesWereResetNotification, [:])
+        case .outputVolume(let volume): return (outputVolumeNotification, [UserInfoKey.outputVolume: volume])
+        case .recordPermission(let granted):
+            return (recordPermissionNotification, [UserInfoKey.recordPermissionGranted: granted])
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+extension AudioSession {
+    /// MS1: the daemon is gone. Observers are told `media-services-lost`, calls fail with
+    /// `msrv`, and a reconnection starts with backoff (10 ms doubling to 1 s).
+    func connectionLost(_ generation: UInt64) {
+        let reconnects = state.withLock { state -> Bool in
+            guard state.generation == generation, state.phase == .connected else { return false }
+            state.phase = .lost
+            state.connection = nil
+            return true
+        }
+        guard reconnects else { return }
+        eventQueue.async { self.deliver(.mediaServicesLost) }
+        guard transport.reconnects else { return }
+        let thread = Thread { [weak self] in self?.reconnect() }
+        thread.name = "audiosession-reconnect"
+        thread.start()
+    }
+
+    /// MS2: connects again; on success re-applies the configuration when asked and posts
+    /// `media-services-reset`.
+    private func reconnect() {
+        var delay = 0.01
+        while true {
+            Thread.sleep(forTimeInterval: delay)
+            delay = min(delay * 2, 1)
+            let attempt = state.withLock { state -> Result<[AppCall], SessionError>? in
+                guard state.phase == .lost else { return nil }  // closed meanwhile
+                let generation = state.generation + 1
+                do throws(SessionError) {
+                    state.connection = try transport.connect(hello, handlers(generation))
+                } catch {
+                    return .failure(error)
+                }
+                state.generation = generation
+                state.phase = .connected
+                return .success(state.reappliesConfigurationAfterReset ? state.remembered.calls : [])
+            }
+            switch attempt {
+            case nil: return
+            case .failure: continue
+            case .success(let calls):
+                for call in calls { try? perform(call) }
+                eventQueue.async { self.deliver(.mediaServicesReset) }
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+@_exported import AudioSessionEngine
+import AudioSessionWire
+import Foundation
+import Synchronization
+
+/// An app's audio session, with the shape of AVAudioSession: declare intent with
+/// `setCategory(_:mode:options:)`, claim audio with `setActive(_:options:)`, and learn what
+/// happened from `notifications()` or NotificationCenter.
+///
+/// `AudioSession.shared` talks to the arbiter in this process unless the environment variable
+/// `AUDIOSESSION_SOCKET` names a daemon socket; `init(appID:capabilities:transport:)` chooses
+/// explicitly. The connection opens on first use. Calls are synchronous and throw the
+/// engine's `SessionError`; while the daemon is gone they throw `msrv` (MS1).
+public final class AudioSession: Sendable {
+    /// The app this session belongs to.
+    public let appID: AppID
+    /// The app's capabilities, declared when the connection opens (SPEC §0).
+    public let capabilities: AppCapabilities
+    /// Where the arbiter is.
+    public let transport: AudioSessionTransport
+
+    struct State {
+        enum Phase { case idle, connected, lost, closed }
+        var phase = Phase.idle
+        var connection: (any SessionConnection)?
+        /// Which connection is current; a late `lost` from an older one is ignored.
+        var generation: UInt64 = 0
+        var remembered = RememberedConfiguration()
+        var reappliesConfigurationAfterReset = false
+        var streams: [UInt64: AsyncStream<SessionNotification>.Continuation] = [:]
+        var permissionWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+        var nextToken: UInt64 = 0
+        var lastStatus: SessionStatus?
+        var outputGain: Double = 1
+    }
+
+    let state = Mutex(State())
+    /// Events are handed to observers here, in order, never on the connection's thread (so
+    /// an observer may call the session back).
+    let eventQueue = DispatchQueue(label: "audiosession.events")
+
+    /// The session of this process, connected as `AudioSessionTransport.fromEnvironment` says.
+    /// Its app id is `AUDIOSESSION_APP_ID` or the process name; its capabilities
+    /// `AUDIOSESSION_CAPABILITIES` (comma-separated `background-audio`, `now-playing`).
+    public static let shared: AudioSession = {
+        let environment = ProcessInfo.processInfo.environment
+        let app = environment["AUDIOSESSION_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? ProcessInfo.processInfo.processName
+        var capabilities: AppCapabilities = []
+        for word in (environment["AUDIOSESSION_CAPABILITIES"] ?? "").split(separator: ",") {
+            if word == "background-audio" { capabilities.insert(.backgroundAudio) }
+            if word == "now-playing" { capabilities.insert(.nowPlaying) }
+        }
+        return AudioSession(appID: AppID(app), capabilities: capabilities, transport: .fromEnvironment)
+    }()
+
+    /// A session for an app; nothing connects until `connect()` or the first call.
+    public init(appID: AppID, capabilities: AppCapabilities = [], transport: AudioSessionTransport = .embedded) {
+        self.appID = appID
+        self.capabilities = capabilities
+        self.transport = transport
+    }
+
+    deinit { state.withLock { $0.connection }?.close() }
+
+    /// MS2: when the daemon comes back, re-apply the last category, mode, options,
+    /// preferences, preferred input and active state before posting `media-services-reset`.
+    /// Off by default, as on iOS, where the app re-applies them itself.
+    public var reappliesConfigurationAfterReset: Bool {
+        get { state.withLock { $0.reappliesConfigurationAfterReset } }
+        set { state.withLock { $0.reappliesConfigurationAfterReset = newValue } }
+    }
+
+    /// Opens the connection now (it opens on first use otherwise).
+    /// - Throws: `msrv` when no daemon listens; -50 when the app id is already connected.
+    public func connect() throws(SessionError) {
+        _ = try connection()
+    }
+
+    /// Closes the connection: the arbiter treats the app as gone (its session deactivates with
+    /// notify-others). Later calls throw -50.
+    public func close() {
+        let connection = state.withLock { state -> (any SessionConnection)? in
+            state.phase = .closed
+            defer { state.connection = nil }
+            return state.connection
+        }
+        connection?.close()
+        eventQueue.async { self.finishStreams() }
+    }
+
+    /// Performs one app call (SPEC §0 step) on this session. The named methods call this.
+    /// - Throws: the engine's `SessionError`; `msrv` while media services are lost.
+    public func perform(_ call: AppCall) throws(SessionError) {
+        let reply = try connection().request(.call(call))
+        switch reply {
+        case .failed(let error):
+            if error.code == .isBusy, case .setActive(false, _) = call { remember(call) }  // A5 deactivated
+            throw error
+        default:
+            remember(call)
+        }
+    }
+
+    /// Everything the app can read about its session now.
+    /// - Throws: `msrv` while media services are lost.
+    public func status() throws(SessionError) -> SessionStatus {
+        switch try connection().request(.status) {
+        case .status(let status):
+            state.withLock { $0.lastStatus = status }
+            return status
+        case .failed(let error): throw error
+        default: throw SessionError(.unspecified, "the daemon answered a status request with something else")
+        }
+    }
+
+    /// Returns after every notification sent to this app so far has been handed to observers.
+    public func waitForPendingNotifications() throws(SessionError) {
+        try connection().flush()
+        eventQueue.sync {}
+    }
+
+    /// The open connection, opening it if needed.
+    func connection() throws(SessionError) -> any SessionConnection {
+        try state.withLock { state throws(SessionError) -> any SessionConnection in
+            switch state.phase {
+            case .connected: if let connection = state.connection { return connection }
+            case .lost: throw SessionError(.mediaServicesFailed, "MS1: media services were lost; reconnecting")
+            case .closed: throw SessionError(.badParam, "the session of \(appID) was closed")
+            case .idle: break
+            }
+            let generation = state.generation + 1
+            let connection = try transport.connect(hello, handlers(generation))
+            state.connection = connection
+            state.generation = generation
+            state.phase = .connected
+            return connection
+        }
+    }
+
+    var hello: Hello { Hello(role: .app(appID, capabilities)) }
+
+    func handlers(_ generation: UInt64) -> ConnectionHandlers {
+        ConnectionHandlers(
+            event: { [weak self] event in
+                guard let self else { return }
+                eventQueue.async { self.dispatch(event) }
+            },
+            lost: { [weak self] in self?.connectionLost(generation) })
+    }
+}

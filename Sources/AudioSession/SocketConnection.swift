@@ -1,0 +1,186 @@
+import AudioSessionWire
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A connection to `audiosessiond` over its Unix socket: blocking writes from the caller,
+/// one reader thread that matches replies to requests and hands events over in order.
+final class SocketConnection: SessionConnection {
+    struct State {
+        var nextID: UInt32 = 1
+        var waiting: [UInt32: ReplySlot] = [:]
+        var isOpen = true
+        var closedOnPurpose = false
+        /// Why the daemon closed the connection, when it said so.
+        var closingError: SessionError?
+    }
+
+    private let fd: Int32
+    private let state = Mutex(State())
+    private let writeLock = Mutex(())
+    private let handlers: ConnectionHandlers
+
+    /// Connects, says hello and waits for the welcome.
+    /// - Throws: `msrv` when no daemon listens at `path`; the daemon's error when it refuses the hello.
+    init(path: String, hello: Hello, handlers: ConnectionHandlers) throws(SessionError) {
+        self.handlers = handlers
+        fd = try Self.open(path)
+        do throws(SessionError) {
+            try Self.write(fd, ClientMessage.hello(hello).encoded())
+            var decoder = FrameDecoder()
+            let welcome = try Self.readMessage(fd, &decoder)
+            switch welcome {
+            case .welcome: break
+            case .closing(let error): throw error
+            default: throw SessionError(.mediaServicesFailed, "the daemon did not answer the hello")
+            }
+            let received = decoder
+            let reader = Thread { [self] in readLoop(received) }
+            reader.name = "audiosession-reader"
+            reader.start()
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+    }
+
+    func request(_ request: Request) throws(SessionError) -> Reply {
+        let slot = ReplySlot()
+        let id = try state.withLock { state throws(SessionError) -> UInt32 in
+            guard state.isOpen else { throw state.lostError }
+            let id = state.nextID
+            state.nextID &+= 1
+            state.waiting[id] = slot
+            return id
+        }
+        do {
+            try writeLock.withLock { _ throws(SessionError) in
+                try Self.write(fd, ClientMessage.request(id: id, request).encoded())
+            }
+        } catch {
+            _ = state.withLock { $0.waiting.removeValue(forKey: id) }
+            throw error
+        }
+        return try slot.wait()
+    }
+
+    func flush() throws(SessionError) {
+        _ = try request(.ping)
+    }
+
+    func close() {
+        state.withLock { $0.closedOnPurpose = true }
+        shutdown(fd, Int32(SHUT_RDWR))  // the reader sees the end and closes the descriptor
+    }
+
+    private func readLoop(_ initial: FrameDecoder) {
+        var decoder = initial
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        reading: while true {
+            do {
+                while let payload = try decoder.next() {
+                    switch try ServerMessage(decoding: payload) {
+                    case .reply(let id, let reply):
+                        state.withLock { $0.waiting.removeValue(forKey: id) }?.fulfill(.success(reply))
+                    case .event(let event): handlers.event(event)
+                    case .closing(let error): state.withLock { $0.closingError = error }
+                    case .welcome: break
+                    }
+                }
+            } catch {
+                break reading  // a daemon speaking nonsense is as good as gone
+            }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            decoder.append(buffer[0..<count])
+        }
+        let (waiting, onPurpose, error) = state.withLock { state in
+            state.isOpen = false
+            defer { state.waiting.removeAll() }
+            return (Array(state.waiting.values), state.closedOnPurpose, state.lostError)
+        }
+        for slot in waiting { slot.fulfill(.failure(error)) }
+        Glibc.close(fd)
+        if !onPurpose { handlers.lost() }
+    }
+
+    private static func open(_ path: String) throws(SessionError) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SessionError(.mediaServicesFailed, "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.utf8.count < capacity else {
+            Glibc.close(fd)
+            throw SessionError(.badParam, "the socket path \(path) is longer than \(capacity - 1) bytes")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw SessionError(.mediaServicesFailed, "MS1: no audio session daemon at \(path) (\(reason))")
+        }
+        return fd
+    }
+
+    private static func write(_ fd: Int32, _ payload: [UInt8]) throws(SessionError) {
+        let frame = Frame.encode(payload)
+        var sent = 0
+        while sent < frame.count {
+            let n = frame[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw SessionError(.mediaServicesFailed, "MS1: the connection to the daemon is lost") }
+            sent += n
+        }
+    }
+
+    /// Reads one message synchronously (the welcome, before the reader thread starts).
+    private static func readMessage(_ fd: Int32, _ decoder: inout FrameDecoder) throws(SessionError) -> ServerMessage {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            do {
+                if let payload = try decoder.next() { return try ServerMessage(decoding: payload) }
+            } catch {
+                throw SessionError(.mediaServicesFailed, "the daemon sent a malformed message: \(error)")
+            }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw SessionError(.mediaServicesFailed, "MS1: the daemon closed the connection") }
+            decoder.append(buffer[0..<count])
+        }
+    }
+}
+
+extension SocketConnection.State {
+    /// What calls get once the connection is gone: the daemon's reason, or `msrv` (MS1).
+    var lostError: SessionError {
+        closingError ?? SessionError(.mediaServicesFailed, "MS1: media services were lost (the daemon connection closed)")
+    }
+}
+
+/// Where a reply waits for its request.
+final class ReplySlot: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let result = Mutex<Result<Reply, SessionError>?>(nil)
+
+    func fulfill(_ value: Result<Reply, SessionError>) {
+        result.withLock { $0 = value }
+        semaphore.signal()
+    }
+
+    func wait() throws(SessionError) -> Reply {
+        semaphore.wait()
+        return try result.withLock { $0! }.get()
+    }
+}

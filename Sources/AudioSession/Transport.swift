@@ -1,0 +1,56 @@
+import AudioSessionServer
+import AudioSessionWire
+import Foundation
+import Logging
+
+/// Where an `AudioSession` finds its arbiter: in this process (the default, on a simulated
+/// iPhone) or in `audiosessiond` over its socket.
+public struct AudioSessionTransport: Sendable, CustomStringConvertible {
+    enum Kind: Sendable {
+        case inProcess(Arbiter)
+        case socket(String)
+    }
+
+    let kind: Kind
+
+    /// An arbiter in this process (tests, tools, several apps in one process).
+    public static func inProcess(_ arbiter: Arbiter) -> AudioSessionTransport { .init(kind: .inProcess(arbiter)) }
+
+    /// The daemon listening at `socketPath`.
+    public static func daemon(socketPath: String) -> AudioSessionTransport { .init(kind: .socket(socketPath)) }
+
+    /// The process-wide embedded arbiter: a simulated iPhone whose record-permission prompts
+    /// are granted (there is no user to ask).
+    public static var embedded: AudioSessionTransport { .inProcess(embeddedArbiter) }
+
+    /// `AUDIOSESSION_SOCKET=PATH` selects the daemon at PATH; otherwise `embedded`.
+    public static var fromEnvironment: AudioSessionTransport {
+        if let path = ProcessInfo.processInfo.environment[SocketLocation.environmentVariable], !path.isEmpty {
+            return .daemon(socketPath: path)
+        }
+        return .embedded
+    }
+
+    /// Whether a lost connection is worth reconnecting (a daemon may come back; MS1, MS2).
+    var reconnects: Bool { if case .socket = kind { true } else { false } }
+
+    func connect(_ hello: Hello, _ handlers: ConnectionHandlers) throws(SessionError) -> any SessionConnection {
+        switch kind {
+        case .inProcess(let arbiter): try InProcessConnection(arbiter: arbiter, hello: hello, handlers: handlers)
+        case .socket(let path): try SocketConnection(path: path, hello: hello, handlers: handlers)
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .inProcess: "in-process"
+        case .socket(let path): "daemon at \(path)"
+        }
+    }
+}
+
+// swift-format-ignore: the embedded arbiter's configuration cannot fail (it has no store).
+private let embeddedArbiter: Arbiter = {
+    // swiftlint:disable:next force_try
+    try! Arbiter(configuration: .init(permissionPolicy: .grant), logger: Logger(label: "audiosession.embedded"))
+}()

@@ -1,0 +1,49 @@
+import AudioSessionEngine
+import AudioSessionWire
+
+extension Arbiter {
+    /// Hands a step's effects to the connections, in engine order: notifications to their app
+    /// (and, stamped, to subscribers), gains and I/O stops to their app, permission prompts to
+    /// controllers or to the configured policy.
+    func deliver(_ effects: [Effect], _ state: inout State) {
+        for effect in effects {
+            switch effect {
+            case .notify(let app, let notification):
+                state.sequence += 1
+                let sequence = state.sequence
+                sink(of: app, state)?.send(.event(.notification(sequence: sequence, notification)))
+                guard !state.subscribers.isEmpty else { continue }
+                let observed = ServerMessage.event(
+                    .observed(sequence: sequence, time: configuration.now(), app: app, notification))
+                for id in state.subscribers { state.connections[id]?.sink.send(observed) }
+            case .outputGain(let app, let gain):
+                sink(of: app, state)?.send(.event(.outputGain(gain)))
+            case .stopIO(let app, let output, let input):
+                sink(of: app, state)?.send(.event(.stopIO(output: output, input: input)))
+            case .askRecordPermission(let app):
+                askRecordPermission(app, &state)
+            }
+        }
+    }
+
+    private func sink(of app: AppID, _ state: State) -> (any ConnectionSink)? {
+        guard let id = state.connectionByApp[app] else { return nil }
+        return state.connections[id]?.sink
+    }
+
+    /// P2: the policy answers at once, or connected controllers are asked.
+    private func askRecordPermission(_ app: AppID, _ state: inout State) {
+        switch configuration.permissionPolicy {
+        case .grant, .deny:
+            let step = Step.recordPermissionAnswer(app, granted: configuration.permissionPolicy == .grant)
+            deliver(state.engine.apply(step).effects, &state)
+            persistIfChanged(after: step, &state)
+        case .ask:
+            let controllers = state.connections.values.filter { $0.role == .controller && $0.peer.mayControlTheSystem }
+            if controllers.isEmpty {
+                logger.info("record permission prompt for \(app) waits: no system controller is connected")
+            }
+            for controller in controllers { controller.sink.send(.event(.permissionPrompt(app))) }
+        }
+    }
+}

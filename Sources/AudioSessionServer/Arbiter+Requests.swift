@@ -1,0 +1,119 @@
+import AudioSessionEngine
+import AudioSessionWire
+
+extension Arbiter {
+    /// Who may do what: an app only its own session; system events and permission answers
+    /// only a controller running as root or as the daemon's user (`ent?` otherwise, logged).
+    func handle(_ request: Request, _ client: Connection, _ id: UInt64, _ state: inout State) -> Reply {
+        switch (request, client.role) {
+        case (.ping, _):
+            return .done
+        case (.call(let call), .app(let app, _)):
+            // There is no session id in the protocol: a connection addresses its own app only.
+            return perform(.app(app, call), &state)
+        case (.status, .app(let app, _)):
+            guard let status = state.engine.status(of: app) else {
+                return .failed(SessionError(.badParam, "app \(app) is not registered"))
+            }
+            return .status(status)
+        case (.call, _), (.status, _):
+            return .failed(SessionError(.badParam, "a \(client.role.name) connection has no session of its own"))
+        case (.deviceStatus, .controller), (.deviceStatus, .monitor):
+            return .device(snapshot(state))
+        case (.subscribe, .controller), (.subscribe, .monitor):
+            if !state.subscribers.contains(id) { state.subscribers.append(id) }
+            return .done
+        case (.system(let event), .controller) where client.peer.mayControlTheSystem:
+            return perform(.system(event), &state)
+        case (.answerPermission(let app, let granted), .controller) where client.peer.mayControlTheSystem:
+            return perform(.recordPermissionAnswer(app, granted: granted), &state)
+        case (.reset(let profile, let duckLevel), .controller) where client.peer.mayControlTheSystem:
+            return reset(profile, duckLevel, &state)
+        case (.system, _), (.answerPermission, _), (.reset, _), (.deviceStatus, _), (.subscribe, _):
+            logger.warning(
+                "refused a request that needs a system controller",
+                metadata: ["request": "\(request.name)", "role": "\(client.role.name)", "peer": "\(client.peer)"])
+            return .failed(SessionError(
+                .missingEntitlement,
+                "\(request.name) needs a system controller connection from root or the daemon's user; this is a \(client.role.name) connection from uid \(client.peer.uid)"))
+        }
+    }
+
+    /// Applies a step, delivers its effects and persists what changed.
+    func perform(_ step: Step, _ state: inout State) -> Reply {
+        let outcome = state.engine.apply(step)
+        deliver(outcome.effects, &state)
+        persistIfChanged(after: step, &state)
+        if let error = outcome.error { return .failed(error) }
+        return .done
+    }
+
+    /// A fresh device for a scenario run; refused while apps are connected.
+    private func reset(_ profile: DeviceProfile, _ duckLevel: Double, _ state: inout State) -> Reply {
+        let apps = state.connectionByApp.keys.sorted()
+        guard apps.isEmpty else {
+            return .failed(SessionError(
+                .badParam, "reset needs no app connected; connected: \(apps.map(\.rawValue).joined(separator: ", "))"))
+        }
+        guard duckLevel >= 0, duckLevel <= 1 else {
+            return .failed(SessionError(.badParam, "D1: the duck level must be within 0…1, not \(duckLevel)"))
+        }
+        state.engine = Engine(profile: profile, duckLevel: duckLevel)
+        persistIfChanged(after: nil, &state)
+        logger.info("device reset", metadata: ["profile": "\(profile)", "duck-level": "\(duckLevel)"])
+        return .done
+    }
+
+    /// The device and every connected app, apps by id.
+    func snapshot(_ state: State) -> DeviceSnapshot {
+        var apps: [AppSnapshot] = []
+        for (app, id) in state.connectionByApp {
+            guard let connection = state.connections[id], let status = state.engine.status(of: app) else { continue }
+            apps.append(AppSnapshot(app: app, pid: connection.peer.pid, uid: connection.peer.uid, status: status))
+        }
+        apps.sort { $0.app < $1.app }
+        return DeviceSnapshot(device: state.engine.deviceStatus, apps: apps)
+    }
+
+    /// P1, HW7: writes the settings when a step changed them (`nil`: always compare).
+    func persistIfChanged(after step: Step?, _ state: inout State) {
+        switch step {
+        case .system(.outputVolume), .recordPermissionAnswer, nil: break
+        default: return
+        }
+        let settings = state.engine.settings
+        guard settings != state.savedSettings, let store = configuration.store else { return }
+        do {
+            try store.save(settings)
+            state.savedSettings = settings
+        } catch {
+            logger.error("cannot save the settings", metadata: ["error": "\(error)"])
+        }
+    }
+}
+
+extension ClientRole {
+    var name: String {
+        switch self {
+        case .app: "app"
+        case .controller: "controller"
+        case .monitor: "monitor"
+        }
+    }
+}
+
+extension Request {
+    /// The request's name in logs and errors.
+    var name: String {
+        switch self {
+        case .call: "call"
+        case .status: "status"
+        case .ping: "ping"
+        case .system(let event): "system event \(event)"
+        case .answerPermission: "permission answer"
+        case .deviceStatus: "device status"
+        case .subscribe: "subscribe"
+        case .reset: "reset"
+        }
+    }
+}

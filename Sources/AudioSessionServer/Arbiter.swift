@@ -1,0 +1,149 @@
+import AudioSessionEngine
+import AudioSessionWire
+import Logging
+import Synchronization
+
+/// The one serial owner of the engine: maps connections to apps, checks who may do what,
+/// turns the engine's effects into messages, persists settings, and cleans up when a client
+/// disappears. Transport-agnostic: the socket server and the in-process transport both use it.
+///
+/// Every method runs under one lock, and messages are handed to the sinks under it, so each
+/// connection receives its notifications in engine order and a request's events before its
+/// reply. Sinks only enqueue, so the lock is held for microseconds.
+public final class Arbiter: Sendable {
+    /// How an arbiter starts.
+    public struct Configuration: Sendable {
+        public var profile: DeviceProfile
+        public var duckLevel: Double
+        /// Where settings persist; `nil` keeps them in memory only.
+        public var store: SettingsStore?
+        public var permissionPolicy: PermissionPolicy
+        /// Nanoseconds since 1970 for event timestamps (injected so tests need no real clock).
+        public var now: @Sendable () -> UInt64
+
+        public init(
+            profile: DeviceProfile = .iphone, duckLevel: Double = 0.2, store: SettingsStore? = nil,
+            permissionPolicy: PermissionPolicy = .ask, now: @escaping @Sendable () -> UInt64 = { 0 }
+        ) {
+            self.profile = profile
+            self.duckLevel = duckLevel
+            self.store = store
+            self.permissionPolicy = permissionPolicy
+            self.now = now
+        }
+    }
+
+    /// A connection's handle, given by `connect`.
+    public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
+        let rawValue: UInt64
+        public var description: String { "#\(rawValue)" }
+    }
+
+    struct Connection: Sendable {
+        let role: ClientRole
+        let peer: PeerCredentials
+        let sink: any ConnectionSink
+        var app: AppID? { if case .app(let app, _) = role { app } else { nil } }
+    }
+
+    struct State: Sendable {
+        var engine: Engine
+        var connections: [UInt64: Connection] = [:]
+        var connectionByApp: [AppID: UInt64] = [:]
+        /// Connections that asked for every notification (`subscribe`).
+        var subscribers: [UInt64] = []
+        var nextConnection: UInt64 = 1
+        /// Orders notifications across all apps.
+        var sequence: UInt64 = 0
+        var savedSettings: DeviceSettings
+    }
+
+    let state: Mutex<State>
+    let configuration: Configuration
+    let logger: Logger
+
+    /// An arbiter with the saved settings of the store, if any.
+    /// - Throws: `StoreError` when the store holds an invalid file.
+    public init(configuration: Configuration, logger: Logger) throws(StoreError) {
+        var engine = Engine(profile: configuration.profile, duckLevel: configuration.duckLevel)
+        let settings = try configuration.store?.load() ?? DeviceSettings()
+        do { try engine.restore(settings) } catch { throw StoreError(error.message) }
+        self.state = Mutex(State(engine: engine, savedSettings: settings))
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// The engine as it is now (for tests and tools).
+    public var engine: Engine { state.withLock { $0.engine } }
+
+    /// Accepts a client's hello. Apps are registered (or registered again after their
+    /// process departed); a second connection for an app id already connected is refused.
+    /// - Returns: the connection's handle, or the error to send in `closing`.
+    public func connect(
+        _ hello: Hello, peer: PeerCredentials, sink: any ConnectionSink
+    ) -> Result<ConnectionID, SessionError> {
+        guard hello.version == ProtocolVersion.current else {
+            return .failure(SessionError(
+                .badParam, "protocol version \(hello.version) is not supported; this daemon speaks \(ProtocolVersion.current)"))
+        }
+        return state.withLock { state -> Result<ConnectionID, SessionError> in
+            if case .app(let app, let capabilities) = hello.role {
+                if let existing = state.connectionByApp[app], let other = state.connections[existing] {
+                    logger.warning("refused a second connection for app \(app)", metadata: ["peer": "\(peer)", "connected": "\(other.peer)"])
+                    return .failure(SessionError(.badParam, "app \(app) is already connected (\(other.peer))"))
+                }
+                if let problem = Self.problem(with: app) { return .failure(problem) }
+                do throws(SessionError) { try state.engine.register(app, capabilities: capabilities) } catch { return .failure(error) }
+            }
+            let id = state.nextConnection
+            state.nextConnection += 1
+            state.connections[id] = Connection(role: hello.role, peer: peer, sink: sink)
+            if case .app(let app, _) = hello.role { state.connectionByApp[app] = id }
+            logger.debug("connected", metadata: ["connection": "#\(id)", "role": "\(hello.role)", "peer": "\(peer)"])
+            return .success(ConnectionID(rawValue: id))
+        }
+    }
+
+    /// The connection is gone. An app's session is deactivated as if it had called
+    /// `setActive(false, .notifyOthersOnDeactivation)` (`Step.departure`): nobody stays ducked,
+    /// silenced or interrupted because of a dead app.
+    public func disconnect(_ connection: ConnectionID) {
+        state.withLock { state in
+            guard let gone = state.connections.removeValue(forKey: connection.rawValue) else { return }
+            state.subscribers.removeAll { $0 == connection.rawValue }
+            guard let app = gone.app else { return }
+            state.connectionByApp[app] = nil
+            let outcome = state.engine.apply(.departure(app))
+            logger.debug("app departed", metadata: ["app": "\(app)", "peer": "\(gone.peer)"])
+            deliver(outcome.effects, &state)
+        }
+    }
+
+    /// Handles one request of a connection and returns its reply; the events it caused have
+    /// been handed to their sinks already.
+    public func handle(_ request: Request, from connection: ConnectionID) -> Reply {
+        state.withLock { state in
+            guard let client = state.connections[connection.rawValue] else {
+                return .failed(SessionError(.badParam, "connection \(connection) is closed"))
+            }
+            return handle(request, client, connection.rawValue, &state)
+        }
+    }
+
+    /// App ids are 1…255 bytes without control characters.
+    static func problem(with app: AppID) -> SessionError? {
+        let bytes = app.rawValue.utf8
+        guard bytes.count <= 255, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            return SessionError(.badParam, "an app id must be 1 to 255 bytes without control characters")
+        }
+        return nil
+    }
+}
+
+extension Arbiter {
+    /// Closes every connection (the daemon is stopping); clients see media services lost (MS1).
+    public func closeAll() {
+        let sinks = state.withLock { state in state.connections.values.map(\.sink) }
+        for sink in sinks { sink.close() }
+    }
+}

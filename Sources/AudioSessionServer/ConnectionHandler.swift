@@ -1,0 +1,127 @@
+import AudioSessionEngine
+import AudioSessionWire
+import Logging
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client socket: frames in, arbiter calls, frames out. The first message must be a
+/// hello; a malformed or oversized frame gets a `closing` message and the connection is
+/// closed, leaving the daemon and every other client alone.
+final class ConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let arbiter: Arbiter
+    private let logger: Logger
+    private var decoder = FrameDecoder()
+    private var peer = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+    private var connection: Arbiter.ConnectionID?
+    private var closing = false
+
+    init(arbiter: Arbiter, logger: Logger) {
+        self.arbiter = arbiter
+        self.logger = logger
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        // On the channel's own loop the option is read at once, before any byte arrives.
+        Self.credentials(of: context.channel)?.assumeIsolated().whenSuccess { self.peer = $0 }
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        let buffer = unwrapInboundIn(data)
+        decoder.append(buffer.readableBytesView)
+        do {
+            while !closing, let payload = try decoder.next() {
+                try handle(ClientMessage(decoding: payload), context)
+            }
+        } catch {
+            logger.warning("malformed frame; closing the connection", metadata: ["peer": "\(peer)", "error": "\(error)"])
+            close(context, SessionError(.badParam, "malformed frame: \(error)"))
+        }
+    }
+
+    private func handle(_ message: ClientMessage, _ context: ChannelHandlerContext) throws(WireError) {
+        switch (message, connection) {
+        case (.hello(let hello), nil):
+            switch arbiter.connect(hello, peer: peer, sink: ChannelSink(channel: context.channel)) {
+            case .success(let id):
+                connection = id
+                send(.welcome(version: ProtocolVersion.current, daemonPID: getpid()), context)
+            case .failure(let error):
+                logger.warning("refused a hello", metadata: ["peer": "\(peer)", "error": "\(error)"])
+                close(context, error)
+            }
+        case (.request(let id, let request), .some(let connection)):
+            send(.reply(id: id, arbiter.handle(request, from: connection)), context)
+        case (.hello, .some):
+            throw WireError(.unexpectedMessage, "a second hello")
+        case (.request, nil):
+            throw WireError(.unexpectedMessage, "a request before the hello")
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let connection { arbiter.disconnect(connection) }
+        connection = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        logger.debug("connection error", metadata: ["peer": "\(peer)", "error": "\(error)"])
+        context.close(promise: nil)
+    }
+
+    private func send(_ message: ServerMessage, _ context: ChannelHandlerContext) {
+        context.writeAndFlush(NIOAny(ByteBuffer.frame(message)), promise: nil)
+    }
+
+    private func close(_ context: ChannelHandlerContext, _ error: SessionError) {
+        closing = true
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(ByteBuffer.frame(.closing(error)))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    /// SO_PEERCRED, read into our own layout of `struct ucred` (Glibc's is not imported).
+    static func credentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials>? {
+        struct UCred {
+            var pid: Int32 = 0
+            var uid: UInt32 = 0
+            var gid: UInt32 = 0
+        }
+        guard let provider = channel as? any SocketOptionProvider else { return nil }
+        let future: EventLoopFuture<UCred> = provider.unsafeGetSocketOption(
+            level: .socket, name: NIOBSDSocket.Option(rawValue: SO_PEERCRED))
+        return future.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+    }
+}
+
+/// Sends to a socket from any thread: NIO queues writes made off the channel's event loop
+/// in call order.
+struct ChannelSink: ConnectionSink {
+    let channel: any Channel
+
+    func send(_ message: ServerMessage) {
+        channel.writeAndFlush(ByteBuffer.frame(message), promise: nil)
+    }
+
+    func close() { channel.close(promise: nil) }
+}
+
+extension ByteBuffer {
+    /// A message as one frame: its length, then its payload.
+    static func frame(_ message: ServerMessage) -> ByteBuffer {
+        let payload = message.encoded()
+        var buffer = ByteBufferAllocator().buffer(capacity: payload.count + 4)
+        buffer.writeInteger(UInt32(payload.count))
+        buffer.writeBytes(payload)
+        return buffer
+    }
+}

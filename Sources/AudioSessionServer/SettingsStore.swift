@@ -1,0 +1,123 @@
+import AudioSessionEngine
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's state directory: record permissions (P1) and the output volume (HW7) in
+/// `state.json`, replaced atomically (write a temporary file, fsync, rename, fsync the
+/// directory), so a kill -9 at any moment leaves either the old or the new file, whole.
+public struct SettingsStore: Sendable {
+    public let directory: String
+    public var file: String { directory + "/state.json" }
+    private var temporaryFile: String { directory + "/state.json.tmp" }
+
+    /// Opens (creating with mode 0700 if needed) a state directory.
+    /// - Throws: `StoreError` if the directory cannot be created.
+    public init(directory: String) throws(StoreError) {
+        self.directory = directory
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError("cannot create the state directory \(directory): \(error.localizedDescription)")
+        }
+        unlink(temporaryFile)  // a write interrupted before its rename: the old file is intact
+    }
+
+    /// The saved settings; defaults when nothing was saved yet.
+    /// - Throws: `StoreError` naming the file and the fault when it is not a valid store.
+    public func load() throws(StoreError) -> DeviceSettings {
+        guard let data = FileManager.default.contents(atPath: file) else { return DeviceSettings() }
+        let saved: SavedState
+        do {
+            saved = try JSONDecoder().decode(SavedState.self, from: data)
+        } catch {
+            throw StoreError("\(file) is not a valid state file (\(error)); move it away to start afresh")
+        }
+        guard saved.version == SavedState.currentVersion else {
+            throw StoreError("\(file) has version \(saved.version); this daemon reads version \(SavedState.currentVersion)")
+        }
+        var permissions: [AppID: RecordPermission] = [:]
+        for (app, answer) in saved.recordPermissions {
+            switch answer {
+            case "granted": permissions[AppID(app)] = .granted
+            case "denied": permissions[AppID(app)] = .denied
+            default: throw StoreError("\(file): the permission of \(app) is \"\(answer)\", not granted or denied")
+            }
+        }
+        let settings = DeviceSettings(recordPermissions: permissions, outputVolume: saved.outputVolume)
+        var check = Engine()
+        do { try check.restore(settings) } catch { throw StoreError("\(file): \(error.message)") }
+        return settings
+    }
+
+    /// Replaces the saved settings atomically.
+    /// - Throws: `StoreError` with the failing system call; the old file is then still in place.
+    public func save(_ settings: DeviceSettings) throws(StoreError) {
+        var permissions: [String: String] = [:]
+        for (app, permission) in settings.recordPermissions where permission != .undetermined {
+            permissions[app.rawValue] = permission == .granted ? "granted" : "denied"
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let bytes: Data
+        do {
+            bytes = try encoder.encode(
+                SavedState(version: SavedState.currentVersion, outputVolume: settings.outputVolume, recordPermissions: permissions))
+        } catch {
+            throw StoreError("cannot encode the state: \(error)")
+        }
+        try writeAtomically(Array(bytes))
+    }
+
+    private func writeAtomically(_ bytes: [UInt8]) throws(StoreError) {
+        let fd = open(temporaryFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.system("open \(temporaryFile)") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                let failure = StoreError.system("write \(temporaryFile)")
+                close(fd)
+                throw failure
+            }
+            written += n
+        }
+        guard fsync(fd) == 0 else {
+            let failure = StoreError.system("fsync \(temporaryFile)")
+            close(fd)
+            throw failure
+        }
+        close(fd)
+        guard rename(temporaryFile, file) == 0 else { throw StoreError.system("rename to \(file)") }
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            fsync(directoryFD)  // the rename itself survives a power cut
+            close(directoryFD)
+        }
+    }
+}
+
+/// `state.json`, version 1.
+private struct SavedState: Codable {
+    static let currentVersion = 1
+    var version: Int
+    var outputVolume: Double
+    /// App id → "granted" or "denied".
+    var recordPermissions: [String: String]
+}
+
+/// The state directory cannot be read or written; the message names the file and the fault.
+public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+
+    static func system(_ call: String) -> StoreError {
+        StoreError("\(call): \(String(cString: strerror(errno)))")
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Checks and prepares the place where the daemon listens.
+public enum SocketPath {
+    /// Makes the socket's directory (mode 0700) and clears a stale socket file.
+    /// - Throws: `SocketPathError` when the directory is not private to this user, when a
+    ///   live daemon already listens on the path, or when something other than a socket is there.
+    public static func prepare(_ path: String) throws(SocketPathError) {
+        guard path.utf8.count < 108 else {
+            throw SocketPathError("\(path) is longer than a Unix socket path may be (107 bytes)")
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        try prepareDirectory(directory.isEmpty ? "." : directory)
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }  // nothing there
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw SocketPathError("\(path) exists and is not a socket; remove it or choose another --socket")
+        }
+        if isListening(path) {
+            throw SocketPathError("another audiosessiond is already listening on \(path); stop it first or choose another --socket")
+        }
+        guard unlink(path) == 0 else {
+            throw SocketPathError("cannot remove the stale socket \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The directory must exist (it is created 0700 when missing), belong to this user and
+    /// be closed to group and others, so no other user can reach or replace the socket.
+    static func prepareDirectory(_ directory: String) throws(SocketPathError) {
+        var info = stat()
+        if stat(directory, &info) != 0 {
+            guard errno == ENOENT else {
+                throw SocketPathError("cannot inspect \(directory): \(String(cString: strerror(errno)))")
+            }
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw SocketPathError("cannot create the socket directory \(directory): \(error.localizedDescription)")
+            }
+            guard stat(directory, &info) == 0 else { throw SocketPathError("cannot inspect \(directory)") }
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw SocketPathError("\(directory) is not a directory") }
+        guard info.st_uid == getuid() else {
+            throw SocketPathError("the socket directory \(directory) belongs to uid \(info.st_uid), not to this user (\(getuid()))")
+        }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw SocketPathError(
+                "the socket directory \(directory) has mode \(String(mode, radix: 8)); it must be 700 (chmod 700 \(directory))")
+        }
+    }
+
+    /// Whether a server accepts connections on the path.
+    public static func isListening(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+}
+
+/// The socket path cannot be used; the message says why and what to do.
+public struct SocketPathError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
