@@ -53,12 +53,12 @@ let package = Package(
             swiftSettings: strict
         ),
         // Scenario files: parser and runner (SCENARIOS.md).
-        .target(name: "Scenarios", dependencies: ["AudioSessionEngine"], swiftSettings: strict),
+        .target(name: "Scenarios", dependencies: ["AudioSessionEngine", "AudioSession", "AudioSessionWire"], swiftSettings: strict),
         // The `audiosession` CLI: argument parsing, wiring and printing only.
         .executableTarget(
             name: "audiosession",
             dependencies: [
-                "Scenarios",
+                "Scenarios", "AudioSession", "AudioSessionServer", "AudioSessionWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -50,6 +50,12 @@ extension AudioSession {
         return stream
     }
 
+    /// Calls `handler` with each notification from now on, in delivery order, on the
+    /// session's event queue (before the streams and NotificationCenter).
+    public func addNotificationHandler(_ handler: @escaping @Sendable (SessionNotification) -> Void) {
+        state.withLock { $0.handlers.append(handler) }
+    }
+
     /// Runs on `eventQueue`, in arrival order.
     func dispatch(_ event: ServerEvent) {
         switch event {
@@ -61,14 +67,15 @@ extension AudioSession {
 
     /// Hands a notification to the streams, NotificationCenter and permission waiters.
     func deliver(_ notification: SessionNotification) {
-        let (streams, waiters) = state.withLock { state in
+        let (handlers, streams, waiters) = state.withLock { state in
             var waiters: [CheckedContinuation<Bool, Never>] = []
             if case .recordPermission = notification {
                 waiters = Array(state.permissionWaiters.values)
                 state.permissionWaiters.removeAll()
             }
-            return (Array(state.streams.values), waiters)
+            return (state.handlers, Array(state.streams.values), waiters)
         }
+        for handler in handlers { handler(notification) }
         for stream in streams { stream.yield(notification) }
         if case .recordPermission(let granted) = notification {
             for waiter in waiters { waiter.resume(returning: granted) }

@@ -28,6 +28,7 @@ public final class AudioSession: Sendable {
         var remembered = RememberedConfiguration()
         var reappliesConfigurationAfterReset = false
         var streams: [UInt64: AsyncStream<SessionNotification>.Continuation] = [:]
+        var handlers: [@Sendable (SessionNotification) -> Void] = []
         var permissionWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         var nextToken: UInt64 = 0
         var lastStatus: SessionStatus?

@@ -67,7 +67,12 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let connection { arbiter.disconnect(connection) }
+        // Deferred: a write the arbiter makes under its lock can close a dead channel
+        // synchronously, and the arbiter's lock is not reentrant.
+        if let connection {
+            let arbiter = arbiter
+            context.eventLoop.execute { arbiter.disconnect(connection) }
+        }
         connection = nil
         context.fireChannelInactive()
     }

@@ -32,7 +32,8 @@ public struct ScenarioReport: Sendable {
 
 /// Runs a parsed scenario against a driver, step by step. A step after a failed step still runs.
 public struct ScenarioRunner<Driver: ScenarioDriver> {
-    private var driver: Driver
+    /// The driver, as the run left it.
+    public private(set) var driver: Driver
     /// Events delivered to each app and not yet consumed by an expectation.
     private var queues: [AppID: [SessionNotification]] = [:]
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioSession
 import Foundation
 import Scenarios
 
@@ -7,7 +8,13 @@ extension AudioSessionCommand {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run scenario files (.scn) and report each step.",
-            discussion: "Exit status: 0 every step passed, 1 some step failed, 2 a file does not parse."
+            discussion: """
+                In-process by default. --daemon starts a private audiosessiond on a temporary socket and runs \
+                each scenario app as its own client connection; --socket PATH does the same against a running \
+                daemon (whose device is reset for each file, so no app may be connected to it). \
+                Exit status: 0 every step passed, 1 some step failed, 2 a file does not parse or the daemon \
+                cannot be reached.
+                """
         )
 
         @Argument(help: "Scenario files to run, in order.")
@@ -16,14 +23,38 @@ extension AudioSessionCommand {
         @Flag(help: "Print a timeline of every step and the events each app received, instead of ok/not ok lines.")
         var timeline = false
 
+        @Flag(help: "Run against a private daemon started for this run.")
+        var daemon = false
+
+        @Option(help: "Run against the daemon listening on this socket.")
+        var socket: String?
+
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("give at least one scenario file") }
+            if daemon, socket != nil { throw ValidationError("--daemon and --socket exclude each other") }
         }
 
         func run() async throws {
+            var privateDaemon: PrivateDaemon?
+            let target: ScenarioFile.Target
+            if daemon {
+                do {
+                    let started = try PrivateDaemon.start()
+                    privateDaemon = started
+                    target = .daemon(socketPath: started.socketPath)
+                } catch {
+                    FileHandle.standardError.write(Data("audiosession: \(error)\n".utf8))
+                    throw ExitCode(2)
+                }
+            } else if let socket {
+                target = .daemon(socketPath: socket)
+            } else {
+                target = .inProcess
+            }
+            defer { privateDaemon?.stop() }
             var status: Int32 = 0
             for file in files {
-                switch await ScenarioFile.run(file) {
+                switch await ScenarioFile.run(file, on: target) {
                 case .failure(let message):
                     FileHandle.standardError.write(Data((message + "\n").utf8))
                     status = 2
@@ -41,32 +72,56 @@ extension AudioSessionCommand {
     }
 }
 
-/// Reading, parsing and running one scenario file in this process.
+/// Reading, parsing and running one scenario file.
 enum ScenarioFile {
     enum Outcome {
         case success(ScenarioReport)
-        /// The file cannot be read or does not parse: `file:line:column: …`.
+        /// The file cannot be read or does not parse, or the daemon cannot be used: `file:line:column: …`.
         case failure(String)
     }
 
+    /// Where the scenario's apps run.
+    enum Target {
+        /// The engine in this process (`EmbeddedDriver`).
+        case inProcess
+        /// A daemon: one client connection per app (`ConnectedDriver`).
+        case daemon(socketPath: String)
+    }
+
     /// The report, or the message of a file that cannot be read or parsed.
-    static func run(_ path: String) async -> Outcome {
+    static func run(_ path: String, on target: Target = .inProcess) async -> Outcome {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure("\(path): cannot read the file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             return .failure("\(path):1:1: expected UTF-8 text")
         }
-        return await run(text, name: path)
+        return await run(text, name: path, on: target)
     }
 
-    static func run(_ text: String, name: String) async -> Outcome {
+    static func run(_ text: String, name: String, on target: Target = .inProcess) async -> Outcome {
+        let scenario: Scenario
         do {
-            let scenario = try ScenarioParser.parse(text, file: name)
-            var runner = ScenarioRunner(driver: EmbeddedDriver(device: scenario.device, duckLevel: scenario.duckLevel))
-            return .success(await runner.run(scenario))
+            scenario = try ScenarioParser.parse(text, file: name)
         } catch {
             return .failure(error.description)
+        }
+        switch target {
+        case .inProcess:
+            var runner = ScenarioRunner(driver: EmbeddedDriver(device: scenario.device, duckLevel: scenario.duckLevel))
+            return .success(await runner.run(scenario))
+        case .daemon(let path):
+            let driver: ConnectedDriver
+            do {
+                driver = try ConnectedDriver(
+                    transport: .daemon(socketPath: path), device: scenario.device, duckLevel: scenario.duckLevel)
+            } catch {
+                return .failure("\(name): the daemon at \(path) cannot run it: \(error)")
+            }
+            var runner = ScenarioRunner(driver: driver)
+            let report = await runner.run(scenario)
+            runner.driver.close()
+            return .success(report)
         }
     }
 }
