@@ -74,6 +74,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // README "Two apps": a music player and a call-like app, against a daemon.
+        .executableTarget(name: "music-player", dependencies: ["AudioSession"], path: "Examples/MusicPlayer", swiftSettings: strict),
+        .executableTarget(name: "phone-call", dependencies: ["AudioSession"], path: "Examples/PhoneCall", swiftSettings: strict),
         .testTarget(
             name: "AudioSessionEngineTests",
             dependencies: [
@@ -85,6 +88,14 @@ let package = Package(
         .testTarget(
             name: "AudioSessionWireTests",
             dependencies: ["AudioSessionWire", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AudioSessionTests",
+            dependencies: [
+                "AudioSession", "AudioSessionServer", "AudioSessionWire", "Scenarios",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios"], swiftSettings: strict),

@@ -1,0 +1,138 @@
+import AudioSession
+import AudioSessionServer
+import Foundation
+import Logging
+import Synchronization
+
+/// Paths of this package (tests run after `swift build`, so the executables exist).
+enum Package {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func executable(_ name: String) -> String {
+        root.appendingPathComponent(".build/debug/\(name)").path
+    }
+}
+
+/// A new 0700 directory under /tmp, removed by `remove()`.
+struct TemporaryDirectory {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/audiosession-test-XXXXXX".utf8CString)
+        path = String(cString: mkdtemp(&template)!)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// An arbiter served on a real socket inside the test process.
+struct SocketFixture {
+    let directory: TemporaryDirectory
+    let arbiter: Arbiter
+    let server: SocketServer
+    var socketPath: String { server.path }
+    var transport: AudioSessionTransport { .daemon(socketPath: socketPath) }
+
+    static func start(profile: DeviceProfile = .iphone) async throws -> SocketFixture {
+        let directory = TemporaryDirectory()
+        let arbiter = try Arbiter(configuration: .init(profile: profile), logger: Logger(label: "test"))
+        let server = try await SocketServer.start(path: directory.path + "/socket", arbiter: arbiter, logger: Logger(label: "test"))
+        return SocketFixture(directory: directory, arbiter: arbiter, server: server)
+    }
+
+    private init(directory: TemporaryDirectory, arbiter: Arbiter, server: SocketServer) {
+        self.directory = directory
+        self.arbiter = arbiter
+        self.server = server
+    }
+
+    func stop() async {
+        await server.stop()
+        arbiter.closeAll()
+        directory.remove()
+    }
+}
+
+/// Notifications of one session, waited for with a bound (never a blind sleep).
+final class Mailbox: Sendable {
+    private let items = Mutex<[SessionNotification]>([])
+    private let signal = DispatchSemaphore(value: 0)
+
+    init(_ session: AudioSession) {
+        session.addNotificationHandler { [self] notification in
+            items.withLock { $0.append(notification) }
+            signal.signal()
+        }
+    }
+
+    /// The next notification, or `nil` after `seconds`.
+    func next(within seconds: Double = 10) -> SessionNotification? {
+        guard signal.wait(timeout: .now() + seconds) == .success else { return nil }
+        return items.withLock { $0.removeFirst() }
+    }
+
+    /// The next notification matching `predicate`, skipping others; `nil` after `seconds`.
+    func next(within seconds: Double = 10, where predicate: (SessionNotification) -> Bool) -> SessionNotification? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while let notification = next(within: max(0, deadline.timeIntervalSinceNow)) {
+            if predicate(notification) { return notification }
+        }
+        return nil
+    }
+}
+
+/// A child process whose output lines can be awaited.
+final class ChildProcess: Sendable {
+    let process: Process
+    private let lines = Mutex<[String]>([])
+    private let signal = DispatchSemaphore(value: 0)
+    private let pending = Mutex("")
+
+    init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        self.process = process
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            self?.receive(String(decoding: handle.availableData, as: UTF8.self))
+        }
+        try process.run()
+    }
+
+    private func receive(_ text: String) {
+        let complete = pending.withLock { pending -> [String] in
+            pending += text
+            var parts = pending.components(separatedBy: "\n")
+            pending = parts.removeLast()
+            return parts
+        }
+        lines.withLock { $0 += complete }
+        for _ in complete { signal.signal() }
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Waits (bounded) for an output line containing `text`; returns whether it came.
+    func waitForLine(containing text: String, within seconds: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var seen = 0
+        while true {
+            let all = lines.withLock { $0 }
+            if all[seen...].contains(where: { $0.contains(text) }) { return true }
+            seen = all.count
+            guard signal.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success else { return false }
+        }
+    }
+
+    var output: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    func kill9() {
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
+    }
+}
