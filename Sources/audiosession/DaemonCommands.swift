@@ -1,0 +1,140 @@
+import ArgumentParser
+import AudioSession
+import AudioSessionWire
+import Foundation
+import Scenarios
+
+/// `--socket PATH`, shared by the commands that talk to a running daemon.
+struct DaemonOptions: ParsableArguments {
+    @Option(help: "The daemon's socket (default $AUDIOSESSION_SOCKET, else $XDG_RUNTIME_DIR/audiosession/socket).")
+    var socket: String?
+
+    var path: String {
+        if let socket { return socket }
+        if let fromEnvironment = ProcessInfo.processInfo.environment[SocketLocation.environmentVariable], !fromEnvironment.isEmpty {
+            return fromEnvironment
+        }
+        return SocketLocation.defaultPath
+    }
+
+    /// Connects, or exits 2 with the reason.
+    func connect(
+        as role: SystemController.Role, onEvent: @escaping @Sendable (ServerEvent) -> Void = { _ in }
+    ) throws -> SystemController {
+        do {
+            return try SystemController(transport: .daemon(socketPath: path), role: role, onEvent: onEvent)
+        } catch {
+            FileHandle.standardError.write(Data("audiosession: \(error.message)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}
+
+extension AudioSessionCommand {
+    /// `audiosession status`: the device, the routing owner and every connected app.
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a running daemon's device, routing owner, apps, sessions, gains and routes.")
+
+        @OptionGroup var daemon: DaemonOptions
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() throws {
+            let controller = try daemon.connect(as: .monitor)
+            let snapshot: DeviceSnapshot
+            do { snapshot = try controller.snapshot() } catch {
+                FileHandle.standardError.write(Data("audiosession: \(error.message)\n".utf8))
+                throw ExitCode(1)
+            }
+            print(json ? StatusPrinter.json(snapshot) : StatusPrinter.text(snapshot))
+        }
+    }
+
+    /// `audiosession events`: every notification to every app, live, one line each.
+    struct Events: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every notification a running daemon sends, live: time, app, notification.")
+
+        @OptionGroup var daemon: DaemonOptions
+
+        func run() async throws {
+            let (stream, continuation) = AsyncStream<String>.makeStream()
+            let controller = try daemon.connect(as: .monitor) { event in
+                if case .observed(_, let time, let app, let notification) = event {
+                    continuation.yield("\(StatusPrinter.time(time)) \(app) \(notification)")
+                }
+            }
+            do { try controller.subscribe() } catch {
+                FileHandle.standardError.write(Data("audiosession: \(error.message)\n".utf8))
+                throw ExitCode(1)
+            }
+            let lost = Task.detached {
+                // The connection ending (daemon stopped) ends the command.
+                while (try? controller.waitForPendingEvents()) != nil { try? await Task.sleep(for: .milliseconds(500)) }
+                continuation.finish()
+            }
+            for await line in stream {
+                print(line)
+                fflush(nil)
+            }
+            lost.cancel()
+            FileHandle.standardError.write(Data("audiosession: the daemon went away\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// `audiosession system VERB ...`: a system step of SCENARIOS.md, or a permission answer.
+    struct System: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send a system event to a running daemon (needs root or the daemon's user).",
+            discussion: """
+                VERB as in scenario files: plug KIND [uid=UID], unplug UID, silent on|off, lock, unlock, \
+                call|alarm|siri begin|end, mic-mute on|off, volume V, wake, media-services reset. \
+                Also: answer APP grant|deny (the user's answer to a record-permission prompt).
+                """)
+
+        @OptionGroup var daemon: DaemonOptions
+
+        @Argument(help: "The verb and its arguments.")
+        var words: [String]
+
+        func validate() throws {
+            guard !words.isEmpty else { throw ValidationError("give a verb, e.g. `system plug headphones`") }
+            if words[0] == "answer" {
+                guard words.count == 3, ["grant", "deny"].contains(words[2]) else {
+                    throw ValidationError("use `system answer APP grant|deny`")
+                }
+            } else {
+                _ = try event()
+            }
+        }
+
+        /// The system event the words name, parsed as a scenario line.
+        func event() throws -> SystemEvent {
+            let line = "system " + words.joined(separator: " ")
+            do {
+                let scenario = try ScenarioParser.parse(line, file: "command line")
+                if case .perform(.system(let event), _)? = scenario.steps.first?.action { return event }
+            } catch {
+                throw ValidationError("\(error.description)")
+            }
+            throw ValidationError("\(line) is not a system step")
+        }
+
+        func run() throws {
+            let controller = try daemon.connect(as: .controller)
+            do {
+                if words[0] == "answer" {
+                    try controller.answerRecordPermission(for: AppID(words[1]), granted: words[2] == "grant")
+                } else {
+                    try controller.perform(try event())
+                }
+            } catch let error as SessionError {
+                FileHandle.standardError.write(Data("audiosession: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import AudioSession
+import AudioSessionWire
+import Foundation
+
+/// How `status` and `events` print what the daemon says.
+enum StatusPrinter {
+    static func text(_ snapshot: DeviceSnapshot) -> String {
+        let device = snapshot.device
+        var flags = ""
+        if device.isLocked { flags += "  locked" }
+        if device.silentSwitchOn { flags += "  silent" }
+        if device.microphoneMuted { flags += "  mic-muted" }
+        let systemSessions = device.systemSessions.map(\.description).joined(separator: " ")
+        var lines: [String] = []
+        lines.append("device \(device.profile)  volume \(device.outputVolume)  duck-level \(device.duckLevel)\(flags)")
+        lines.append("inputs  " + list(device.inputs))
+        lines.append("outputs " + list(device.outputs))
+        lines.append("routing owner " + (device.routingOwner?.rawValue ?? "-"))
+        lines.append("system sessions " + (systemSessions.isEmpty ? "-" : systemSessions))
+        lines.append("apps \(snapshot.apps.count)")
+        for app in snapshot.apps {
+            var flags: [String] = [app.isActive ? "active" : "inactive"]
+            if app.isInterrupted { flags.append("interrupted") }
+            if app.isOutputRunning { flags.append("output") }
+            if app.isInputRunning { flags.append("input") }
+            lines.append(
+                "  \(app.app)  pid \(app.pid)  \(app.category)/\(app.mode) [\(app.options)]  \(flags.joined(separator: ","))"
+                    + "  gain \(app.outputGain)  route \(app.route)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func list(_ ports: [AudioSessionEngine.Port]) -> String {
+        ports.isEmpty ? "-" : ports.map(\.description).joined(separator: " ")
+    }
+
+    static func json(_ snapshot: DeviceSnapshot) -> String {
+        let device = snapshot.device
+        let object: [String: Any] = [
+            "device": device.profile.name,
+            "outputVolume": device.outputVolume,
+            "duckLevel": device.duckLevel,
+            "locked": device.isLocked,
+            "silentSwitch": device.silentSwitchOn,
+            "microphoneMuted": device.microphoneMuted,
+            "inputs": device.inputs.map(port),
+            "outputs": device.outputs.map(port),
+            "routingOwner": device.routingOwner?.rawValue ?? NSNull(),
+            "systemSessions": device.systemSessions.map(\.description),
+            "apps": snapshot.apps.map { app -> [String: Any] in
+                [
+                    "app": app.app.rawValue, "pid": Int(app.pid), "uid": Int(app.uid), "category": app.category.name,
+                    "mode": app.mode.name, "options": app.options.rawValue, "active": app.isActive,
+                    "interrupted": app.isInterrupted, "outputRunning": app.isOutputRunning,
+                    "inputRunning": app.isInputRunning, "outputGain": app.outputGain,
+                    "route": ["inputs": app.route.inputs.map(port), "outputs": app.route.outputs.map(port)],
+                ]
+            },
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]) else {
+            return "{}"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func port(_ port: AudioSessionEngine.Port) -> [String: Any] {
+        ["type": port.type.rawValue, "uid": port.uid, "name": port.name]
+    }
+
+    /// `HH:MM:SS.mmm` (UTC) of nanoseconds since 1970.
+    static func time(_ nanoseconds: UInt64) -> String {
+        let milliseconds = nanoseconds / 1_000_000
+        let seconds = milliseconds / 1000
+        let (h, m, s) = ((seconds / 3600) % 24, (seconds / 60) % 60, seconds % 60)
+        func two(_ n: UInt64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let ms = milliseconds % 1000
+        return "\(two(h)):\(two(m)):\(two(s)).\(ms < 10 ? "00" : ms < 100 ? "0" : "")\(ms)"
+    }
+}

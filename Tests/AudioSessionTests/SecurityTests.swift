@@ -1,0 +1,128 @@
+import AudioSession
+import AudioSessionServer
+import AudioSessionWire
+import Foundation
+import Logging
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who may do what, and bad bytes on the socket.
+@Suite("Identity, privilege and malformed frames", .serialized)
+struct SecurityTests {
+    @Test("System events need a system controller from root or the daemon's user: ent? otherwise, nothing changes")
+    func systemEventsNeedAController() throws {
+        let arbiter = try Arbiter(configuration: .init(), logger: Logger(label: "test"))
+        let me = PeerCredentials.thisProcess
+        let stranger = PeerCredentials(pid: 4242, uid: me.uid == 0 ? 54321 : 0, gid: 54321)
+        let sink = NullSink()
+        let app = try arbiter.connect(Hello(role: .app("music", [])), peer: me, sink: sink).get()
+        let monitor = try arbiter.connect(Hello(role: .monitor), peer: me, sink: sink).get()
+        let foreignController = try arbiter.connect(Hello(role: .controller), peer: stranger, sink: sink).get()
+        let before = arbiter.engine
+        for connection in [app, monitor, foreignController] {
+            for request in [Request.system(.lock), .system(.plug(.headphones)), .answerPermission("music", granted: true),
+                .reset(.desktop, duckLevel: 0.5)]
+            {
+                guard case .failed(let error) = arbiter.handle(request, from: connection) else {
+                    Issue.record("\(request) was accepted from \(connection)")
+                    continue
+                }
+                #expect(error.code == .missingEntitlement)
+            }
+        }
+        #expect(arbiter.engine == before)
+        let controller = try arbiter.connect(Hello(role: .controller), peer: me, sink: sink).get()
+        #expect(arbiter.handle(.system(.lock), from: controller) == .done)
+    }
+
+    @Test("An app addresses only its own session: no request names another app's session")
+    func appsAddressOnlyThemselves() throws {
+        let arbiter = try Arbiter(configuration: .init(), logger: Logger(label: "test"))
+        let music = try arbiter.connect(Hello(role: .app("music", [])), peer: .thisProcess, sink: NullSink()).get()
+        _ = try arbiter.connect(Hello(role: .app("maps", [])), peer: .thisProcess, sink: NullSink()).get()
+        #expect(arbiter.handle(.call(.setActive(true)), from: music) == .done)
+        #expect(arbiter.engine.activeApps == ["music"])
+        guard case .status(let status) = arbiter.handle(.status, from: music) else {
+            Issue.record("no status")
+            return
+        }
+        #expect(status.app == "music")
+        // The device view and the event feed are for controllers and monitors only.
+        guard case .failed(let error) = arbiter.handle(.deviceStatus, from: music) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.code == .missingEntitlement)
+    }
+
+    @Test("A malformed or oversized frame gets an error and a closed connection; other clients go on")
+    func malformedFrames() async throws {
+        let fixture = try await SocketFixture.start()
+        defer { Task { await fixture.stop() } }
+        let bystander = AudioSession(appID: "music", transport: fixture.transport)
+        try bystander.setCategory(.playback)
+        let garbage: [[UInt8]] = [
+            [0, 0, 0, 3, 9, 9, 9],  // unknown message tag
+            [0x7F, 0xFF, 0xFF, 0xFF],  // a frame announced at 2 GiB
+            Frame.encode(ClientMessage.request(id: 1, .status).encoded()),  // a request before the hello
+            Frame.encode([0, 0, 1, 0]),  // a truncated hello
+        ]
+        for bytes in garbage {
+            let reply = try RawClient(fixture.socketPath).exchange(bytes)
+            guard case .closing(let error) = reply.message else {
+            Issue.record("got \(String(describing: reply.message))")
+            return
+        }
+            #expect(error.code == .badParam)
+            #expect(error.message.hasPrefix("malformed frame"))
+            #expect(reply.closedAfterwards)
+        }
+        try bystander.setActive(true)
+        #expect(try bystander.status().isActive)
+        bystander.close()
+    }
+}
+
+/// A sink that drops everything.
+struct NullSink: ConnectionSink {
+    func send(_ message: ServerMessage) {}
+    func close() {}
+}
+
+/// A bare socket client for sending arbitrary bytes.
+struct RawClient {
+    let fd: Int32
+
+    init(_ path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw SessionError(.mediaServicesFailed, "cannot connect to \(path)") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Sends the bytes, reads one message, then whether the daemon closed the connection.
+    func exchange(_ bytes: [UInt8]) throws -> (message: ServerMessage?, closedAfterwards: Bool) {
+        defer { close(fd) }
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var decoder = FrameDecoder()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var message: ServerMessage?
+        while true {
+            if message == nil, let payload = try decoder.next() { message = try ServerMessage(decoding: payload) }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return (message, count == 0) }
+            decoder.append(buffer[0..<count])
+        }
+    }
+}
