@@ -14,7 +14,7 @@ import Glibc
 struct SecurityTests {
     @Test("System events need a system controller from root or the daemon's user: ent? otherwise, nothing changes")
     func systemEventsNeedAController() throws {
-        let arbiter = try Arbiter(configuration: .init(), logger: Logger(label: "test"))
+        let arbiter = try Arbiter(configuration: .init(), logger: Logger.quiet)
         let me = PeerCredentials.thisProcess
         let stranger = PeerCredentials(pid: 4242, uid: me.uid == 0 ? 54321 : 0, gid: 54321)
         let sink = NullSink()
@@ -40,7 +40,7 @@ struct SecurityTests {
 
     @Test("An app addresses only its own session: no request names another app's session")
     func appsAddressOnlyThemselves() throws {
-        let arbiter = try Arbiter(configuration: .init(), logger: Logger(label: "test"))
+        let arbiter = try Arbiter(configuration: .init(), logger: Logger.quiet)
         let music = try arbiter.connect(Hello(role: .app("music", [])), peer: .thisProcess, sink: NullSink()).get()
         _ = try arbiter.connect(Hello(role: .app("maps", [])), peer: .thisProcess, sink: NullSink()).get()
         #expect(arbiter.handle(.call(.setActive(true)), from: music) == .done)

@@ -36,8 +36,8 @@ struct SocketFixture {
 
     static func start(profile: DeviceProfile = .iphone) async throws -> SocketFixture {
         let directory = TemporaryDirectory()
-        let arbiter = try Arbiter(configuration: .init(profile: profile), logger: Logger(label: "test"))
-        let server = try await SocketServer.start(path: directory.path + "/socket", arbiter: arbiter, logger: Logger(label: "test"))
+        let arbiter = try Arbiter(configuration: .init(profile: profile), logger: Logger.quiet)
+        let server = try await SocketServer.start(path: directory.path + "/socket", arbiter: arbiter, logger: Logger.quiet)
         return SocketFixture(directory: directory, arbiter: arbiter, server: server)
     }
 
@@ -135,4 +135,9 @@ final class ChildProcess: Sendable {
         kill(pid, SIGKILL)
         process.waitUntilExit()
     }
+}
+
+extension Logger {
+    /// A logger that drops everything (tests never bootstrap the logging system).
+    static var quiet: Logger { Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }) }
 }

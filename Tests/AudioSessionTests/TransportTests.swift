@@ -30,7 +30,7 @@ struct TransportTests {
 
     @Test func everyScenarioGivesTheSameReportOverEveryTransport() async throws {
         #expect(Self.files.count >= 15)
-        let arbiter = try Arbiter(configuration: .init(), logger: Logger(label: "test"))
+        let arbiter = try Arbiter(configuration: .init(), logger: Logger.quiet)
         let socket = try await SocketFixture.start()
         defer { Task { await socket.stop() } }
         for file in Self.files {
