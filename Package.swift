@@ -77,6 +77,11 @@ let package = Package(
         // README "Two apps": a music player and a call-like app, against a daemon.
         .executableTarget(name: "music-player", dependencies: ["AudioSession"], path: "Examples/MusicPlayer", swiftSettings: strict),
         .executableTarget(name: "phone-call", dependencies: ["AudioSession"], path: "Examples/PhoneCall", swiftSettings: strict),
+        // Daemon benchmarks, printed by scripts/benchmark (not a test: it measures).
+        .executableTarget(
+            name: "daemon-bench",
+            dependencies: ["AudioSession", "AudioSessionServer", "AudioSessionWire", .product(name: "Logging", package: "swift-log")], path: "Sources/daemon-bench",
+            swiftSettings: strict),
         .testTarget(
             name: "AudioSessionEngineTests",
             dependencies: [

@@ -20,10 +20,12 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var peer = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
     private var connection: Arbiter.ConnectionID?
     private var closing = false
+    private let outbox: LoopOutbox
 
-    init(arbiter: Arbiter, logger: Logger) {
+    init(arbiter: Arbiter, logger: Logger, outbox: LoopOutbox) {
         self.arbiter = arbiter
         self.logger = logger
+        self.outbox = outbox
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -49,7 +51,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func handle(_ message: ClientMessage, _ context: ChannelHandlerContext) throws(WireError) {
         switch (message, connection) {
         case (.hello(let hello), nil):
-            switch arbiter.connect(hello, peer: peer, sink: ChannelSink(channel: context.channel)) {
+            switch arbiter.connect(hello, peer: peer, sink: ChannelSink(channel: context.channel, outbox: outbox)) {
             case .success(let id):
                 connection = id
                 send(.welcome(version: ProtocolVersion.current, daemonPID: getpid()), context)
@@ -83,15 +85,14 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     private func send(_ message: ServerMessage, _ context: ChannelHandlerContext) {
-        context.writeAndFlush(NIOAny(ByteBuffer.frame(message)), promise: nil)
+        outbox.send(ByteBuffer.frame(message), to: context.channel)
     }
 
     private func close(_ context: ChannelHandlerContext, _ error: SessionError) {
         closing = true
         let channel = context.channel
-        context.writeAndFlush(NIOAny(ByteBuffer.frame(.closing(error)))).whenComplete { _ in
-            channel.close(promise: nil)
-        }
+        outbox.send(ByteBuffer.frame(.closing(error)), to: channel)
+        context.eventLoop.execute { channel.close(promise: nil) }  // after the write above
     }
 
     /// SO_PEERCRED, read into our own layout of `struct ucred` (Glibc's is not imported).
@@ -108,13 +109,13 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 }
 
-/// Sends to a socket from any thread: NIO queues writes made off the channel's event loop
-/// in call order.
+/// Sends to a socket from any thread, in call order, through its loop's outbox.
 struct ChannelSink: ConnectionSink {
     let channel: any Channel
+    let outbox: LoopOutbox
 
     func send(_ message: ServerMessage) {
-        channel.writeAndFlush(ByteBuffer.frame(message), promise: nil)
+        outbox.send(ByteBuffer.frame(message), to: channel)
     }
 
     func close() { channel.close(promise: nil) }

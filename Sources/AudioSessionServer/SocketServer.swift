@@ -20,11 +20,13 @@ public final class SocketServer: Sendable {
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> SocketServer {
         try SocketPath.prepare(path)
+        raisePriority(of: group, logger: logger)
+        let outboxes = LoopOutboxes(group: group)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(arbiter: arbiter, logger: logger))
+                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(arbiter: arbiter, logger: logger, outbox: outboxes.outbox(for: channel.eventLoop)))
                 }
             }
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false)
@@ -32,6 +34,19 @@ public final class SocketServer: Sendable {
         chmod(path, 0o600)
         logger.info("listening", metadata: ["socket": "\(path)"])
         return SocketServer(path: path, channel: channel)
+    }
+
+    /// The event loops serve every app's control messages, and on a small machine the clients
+    /// they wake would otherwise preempt them mid fan-out: each loop thread asks for nice -10
+    /// (as a sound server would). Without the privilege the request fails and nothing changes.
+    private static func raisePriority(of group: any EventLoopGroup, logger: Logger) {
+        for loop in group.makeIterator() {
+            loop.execute {
+                if setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, -10) != 0 {
+                    logger.debug("cannot raise the event loop's priority (needs CAP_SYS_NICE)")
+                }
+            }
+        }
     }
 
     /// Stops accepting, closes the socket and removes its file. Connected clients are closed
