@@ -109,29 +109,13 @@ final class SocketConnection: SessionConnection {
     }
 
     private static func open(_ path: String) throws(SessionError) -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SessionError(.mediaServicesFailed, "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
-            Glibc.close(fd)
-            throw SessionError(.badParam, "the socket path \(path) is longer than \(capacity - 1) bytes")
+        switch UnixSocket.connect(to: path) {
+        case .success(let fd): return fd
+        case .failure(let error) where error.rawValue == ENAMETOOLONG:
+            throw SessionError(.badParam, "the socket path \(path) is too long for a Unix socket")
+        case .failure(let error):
+            throw SessionError(.mediaServicesFailed, "MS1: no audio session daemon at \(path) (\(error))")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw SessionError(.mediaServicesFailed, "MS1: no audio session daemon at \(path) (\(reason))")
-        }
-        return fd
     }
 
     private static func write(_ fd: Int32, _ payload: [UInt8]) throws(SessionError) {

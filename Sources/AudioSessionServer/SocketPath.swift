@@ -1,3 +1,4 @@
+import AudioSessionWire
 import Foundation
 
 #if canImport(Glibc)
@@ -57,19 +58,9 @@ public enum SocketPath {
 
     /// Whether a server accepts connections on the path.
     public static func isListening(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
-        }
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
-        }
+        guard case .success(let fd) = UnixSocket.connect(to: path) else { return false }
+        close(fd)
+        return true
     }
 }
 
