@@ -42,21 +42,12 @@ let transport = AudioSessionTransport.daemon(socketPath: socket)
 let controller = try SystemController(transport: transport)
 print("daemon: \(daemonPath) (pid \(daemon.processIdentifier)), RSS at start \(rssKiB(of: daemon.processIdentifier)) KiB")
 
-/// Receipt times of route changes, by app index.
-let receipts = Mutex<[UInt64]>([])
 var sessions: [AudioSession] = []
 
 @MainActor func connect(upTo count: Int) throws {
     while sessions.count < count {
         let index = sessions.count
         let session = AudioSession(appID: AppID("app-\(index)"), capabilities: .backgroundAudio, transport: transport)
-        session.addNotificationHandler { notification in
-            if case .routeChange = notification {
-                let time = now()
-                receipts.withLock { $0[index] = max($0[index], time) }
-            }
-        }
-        receipts.withLock { $0.append(0) }
         try session.setCategory(.playback, options: .mixWithOthers)
         sessions.append(session)
     }
@@ -82,32 +73,34 @@ for apps in [1, 100, 1000] {
 }
 
 // Fan-out: from sending `system plug` to the last of 1,000 apps receiving its route change.
+// The AudioSession clients above close first; 1,000 light connections on one epoll thread stand
+// in for 1,000 app processes, so the figure is the daemon's, not this process's scheduling.
+for session in sessions.dropFirst() { session.close() }
+let raw = try RawApps(count: 1000, socket: socket, clock: now)
 var fanOut: [UInt64] = []
-var firstReceipts: [UInt64] = []
 var replyTimes: [UInt64] = []
-for round in 0..<40 {
-    receipts.withLock { $0 = [UInt64](repeating: 0, count: $0.count) }
+for round in 0..<60 {
+    raw.reset()
     let start = now()
     if round % 2 == 0 { try controller.perform(.plug(.headphones, uid: "bench-headphones")) } else {
         try controller.perform(.unplug(uid: "bench-headphones"))
     }
     replyTimes.append(now() - start)
-    for session in sessions { try session.waitForPendingNotifications() }
-    let last = receipts.withLock { $0.max() ?? 0 }
-    let missing = receipts.withLock { $0.count { $0 == 0 } }
-    guard missing == 0 else { fatalError("\(missing) apps got no route change") }
-    let first = receipts.withLock { $0.min() ?? 0 }
-    if round >= 4 {
-        fanOut.append(last - start)
-        firstReceipts.append(first - start)
+    var waited = 0
+    while raw.arrivals.withLock({ $0.contains(0) }) {
+        usleep(100)
+        waited += 1
+        guard waited < 100_000 else { fatalError("some apps got no route change") }
     }
+    let last = raw.arrivals.withLock { $0.max() ?? 0 }
+    if round >= 6 { fanOut.append(last - start) }
 }
 print(
-    "fan-out of a plug/unplug to \(sessions.count) apps (last route change received): p50 \(percentile(fanOut, 0.5) / 1000) ms,"
-        + " p99 \(percentile(fanOut, 0.99) / 1000) ms (target p99 ≤ 10 ms); first app: p50 \(percentile(firstReceipts, 0.5) / 1000) ms; the plug's own reply: p50 \(percentile(replyTimes, 0.5) / 1000) ms")
-print("daemon RSS with \(sessions.count) apps connected: \(rssKiB(of: daemon.processIdentifier) / 1024) MiB (target ≤ 30 MB)")
+    "fan-out of a plug/unplug to 1000 apps (last route change received): p50 \(percentile(fanOut, 0.5) / 1000) ms,"
+        + " p99 \(percentile(fanOut, 0.99) / 1000) ms (target p99 ≤ 10 ms); the plug's own reply: p50 \(percentile(replyTimes, 0.5) / 1000) ms")
+print("daemon RSS with 1000 apps connected: \(rssKiB(of: daemon.processIdentifier) / 1024) MiB (target ≤ 30 MB)")
 
-for session in sessions { session.close() }
+sessions[0].close()
 daemon.terminate()
 daemon.waitUntilExit()
 try? FileManager.default.removeItem(atPath: directory)

@@ -1,0 +1,70 @@
+import AudioSessionEngine
+import AudioSessionWire
+import Foundation
+import Synchronization
+
+/// Many app connections served by one poll(2) thread, as light as clients get: each frame is
+/// decoded as it arrives and a route change's arrival time recorded. It measures the daemon's
+/// fan-out rather than the scheduling of a thousand client threads on the bench's own cores.
+final class RawApps: Sendable {
+    private let fds: [Int32]
+    /// Arrival time of the last route change, per connection.
+    let arrivals: Mutex<[UInt64]>
+    private let decoders: Mutex<[FrameDecoder]>
+
+    init(count: Int, socket: String, clock: @escaping @Sendable () -> UInt64) throws {
+        var fds: [Int32] = []
+        for index in 0..<count {
+            let fd = try UnixSocket.connect(to: socket).get()
+            try Self.exchange(fd, .hello(Hello(role: .app(AppID("raw-\(index)"), [.backgroundAudio]))))
+            try Self.exchange(fd, .request(id: 1, .call(.setCategory(.playback, options: .mixWithOthers))))
+            fds.append(fd)
+        }
+        self.fds = fds
+        arrivals = Mutex([UInt64](repeating: 0, count: count))
+        decoders = Mutex([FrameDecoder](repeating: FrameDecoder(), count: count))
+        let thread = Thread { [self] in run(clock) }
+        thread.start()
+    }
+
+    /// Sends a message and reads the one-frame answer (set-up only; nothing else is in flight).
+    private static func exchange(_ fd: Int32, _ message: ClientMessage) throws {
+        let frame = Frame.encode(message.encoded())
+        _ = frame.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var decoder = FrameDecoder()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while try decoder.next() == nil {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw UnixSocket.Errno(ECONNRESET) }
+            decoder.append(buffer[0..<count])
+        }
+    }
+
+    func reset() { arrivals.withLock { $0 = [UInt64](repeating: 0, count: $0.count) } }
+
+    private func run(_ clock: @Sendable () -> UInt64) {
+        var polled = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let ready = poll(&polled, nfds_t(polled.count), -1)
+            guard ready > 0 else { continue }
+            for index in polled.indices where polled[index].revents != 0 {
+                polled[index].revents = 0
+                let count = buffer.withUnsafeMutableBytes { read(fds[index], $0.baseAddress, $0.count) }
+                guard count > 0 else { continue }
+                let payloads = decoders.withLock { decoders -> [[UInt8]] in
+                    decoders[index].append(buffer[0..<count])
+                    var payloads: [[UInt8]] = []
+                    while let payload = try? decoders[index].next() { payloads.append(payload) }
+                    return payloads
+                }
+                for payload in payloads {
+                    if case .event(.notification(_, .routeChange))? = try? ServerMessage(decoding: payload) {
+                        let time = clock()
+                        arrivals.withLock { $0[index] = time }
+                    }
+                }
+            }
+        }
+    }
+}
