@@ -98,6 +98,30 @@ for round in 0..<60 {
 print(
     "fan-out of a plug/unplug to 1000 apps (last route change received): p50 \(percentile(fanOut, 0.5) / 1000) ms,"
         + " p99 \(percentile(fanOut, 0.99) / 1000) ms (target p99 ≤ 10 ms); the plug's own reply: p50 \(percentile(replyTimes, 0.5) / 1000) ms")
+// Client death: a caller's connection drops; how long until the app it interrupted hears
+// `interruption ended` (A6 via the departure step). Target: within 50 ms.
+let victim = sessions[0]
+try victim.setCategory(.playback)
+let ended = DispatchSemaphore(value: 0)
+let endedAt = Mutex<UInt64>(0)
+victim.addNotificationHandler { notification in
+    if case .interruptionEnded = notification {
+        endedAt.withLock { $0 = now() }
+        ended.signal()
+    }
+}
+var deathTimes: [UInt64] = []
+for round in 0..<30 {
+    try victim.setActive(true)
+    let caller = AudioSession(appID: AppID("caller-\(round)"), transport: transport)
+    try caller.setCategory(.playAndRecord, mode: .voiceChat)
+    try caller.setActive(true)
+    let start = now()
+    caller.close()
+    guard ended.wait(timeout: .now() + 5) == .success else { fatalError("no interruption ended after a client died") }
+    deathTimes.append(endedAt.withLock { $0 } - start)
+}
+print("client death to the interrupted app's `interruption ended`: p50 \(percentile(deathTimes, 0.5) / 1000) ms, p99 \(percentile(deathTimes, 0.99) / 1000) ms (target ≤ 50 ms)")
 print("daemon RSS with 1000 apps connected: \(rssKiB(of: daemon.processIdentifier) / 1024) MiB (target ≤ 30 MB)")
 
 sessions[0].close()
