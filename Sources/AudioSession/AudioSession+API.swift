@@ -85,10 +85,13 @@ extension AudioSession {
         return state.withLock { $0.lastStatus } ?? Self.defaultStatus(appID)
     }
 
+    /// C1–C7: the session's category (C8: soloAmbient until set).
     public var category: Category { current.category }
+    /// M1: the session's mode.
     public var mode: Mode { current.mode }
     /// O2: the options set plus those implied.
     public var categoryOptions: CategoryOptions { current.categoryOptions }
+    /// A1: whether the session is active (an interruption makes it inactive, I1).
     public var isActive: Bool { current.isActive }
     /// RT10.
     public var currentRoute: Route { current.currentRoute }
@@ -108,14 +111,19 @@ extension AudioSession {
     public var inputNumberOfChannels: Int { (try? current.inputChannels.get()) ?? 0 }
     /// HW4: 0 when the category has no output.
     public var outputNumberOfChannels: Int { (try? current.outputChannels.get()) ?? 0 }
+    /// HW4: the most input channels the current route offers; 0 without input.
     public var maximumInputNumberOfChannels: Int { (try? current.maximumInputChannels.get()) ?? 0 }
+    /// HW4: the most output channels the current route offers; 0 without output.
     public var maximumOutputNumberOfChannels: Int { (try? current.maximumOutputChannels.get()) ?? 0 }
-    /// HW5, in seconds; 0 without that direction.
+    /// HW5, in seconds; 0 without input.
     public var inputLatency: Double { (try? current.inputLatency.get()) ?? 0 }
+    /// HW5, in seconds; 0 without output.
     public var outputLatency: Double { (try? current.outputLatency.get()) ?? 0 }
-    /// HW6.
+    /// HW6: the current input's gain, 0…1.
     public var inputGain: Double { current.inputGain }
+    /// HW6: whether the current input's gain can be set.
     public var isInputGainSettable: Bool { current.isInputGainSettable }
+    /// HW6: whether the device has an input port.
     public var isInputAvailable: Bool { current.isInputAvailable }
     /// HW7.
     public var outputVolume: Double { current.outputVolume }

@@ -2,11 +2,16 @@ import AudioSessionWire
 import Foundation
 
 extension AudioSession {
-    /// AVAudioSession's notification names, so observers written for iOS read the same.
+    /// I1, I3: `interruption began` and `ended`; userInfo type, option and reason keys.
+    /// (The names are AVAudioSession's, so observers written for iOS read the same.)
     public static let interruptionNotification = Notification.Name("AVAudioSessionInterruptionNotification")
+    /// RT11: the route changed; userInfo reason and previous route.
     public static let routeChangeNotification = Notification.Name("AVAudioSessionRouteChangeNotification")
+    /// MS1: the daemon is gone; calls fail with `msrv` until the reset.
     public static let mediaServicesWereLostNotification = Notification.Name("AVAudioSessionMediaServicesWereLostNotification")
+    /// MS2: the daemon is back; the session was reset (see `reappliesConfigurationAfterReset`).
     public static let mediaServicesWereResetNotification = Notification.Name("AVAudioSessionMediaServicesWereResetNotification")
+    /// OA3: other non-mixable audio started or stopped; userInfo hint type.
     public static let silenceSecondaryAudioHintNotification = Notification.Name(
         "AVAudioSessionSilenceSecondaryAudioHintNotification")
     /// HW7 (on iOS a key-value observation of `outputVolume`): userInfo `outputVolumeKey` as `Double`.

@@ -18,7 +18,9 @@ public protocol SessionConnection: Sendable {
 /// Handlers a connection calls: each event in order, and once when the connection ends
 /// without `close()` having been called.
 public struct ConnectionHandlers: Sendable {
+    /// Called with each event, in order, on the connection's own thread.
     public var event: @Sendable (ServerEvent) -> Void
+    /// Called once when the connection ends without `close()`.
     public var lost: @Sendable () -> Void
 
     public init(event: @escaping @Sendable (ServerEvent) -> Void, lost: @escaping @Sendable () -> Void = {}) {
