@@ -98,10 +98,21 @@ final class ChildProcess: Sendable {
         process.standardOutput = pipe
         process.standardError = pipe
         self.process = process
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.receive(String(decoding: handle.availableData, as: UTF8.self))
-        }
         try process.run()
+        // A plain thread reading to EOF (Foundation's readabilityHandler has crashed in
+        // libdispatch here when the child was killed).
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        let reader = Thread { [self, pipe] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                receive(String(decoding: buffer[0..<count], as: UTF8.self))
+            }
+            _ = pipe  // keeps the descriptor open until EOF
+        }
+        reader.start()
     }
 
     private func receive(_ text: String) {
