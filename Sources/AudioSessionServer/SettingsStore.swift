@@ -1,5 +1,5 @@
 import AudioSessionEngine
-import Foundation
+import FoundationEssentials  // JSON and files without the rest of Foundation (daemon RSS)
 
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +21,7 @@ public struct SettingsStore: Sendable {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StoreError("cannot create the state directory \(directory): \(error.localizedDescription)")
+            throw StoreError("cannot create the state directory \(directory): \(error)")
         }
         unlink(temporaryFile)  // a write interrupted before its rename: the old file is intact
     }

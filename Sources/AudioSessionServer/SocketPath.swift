@@ -1,5 +1,5 @@
 import AudioSessionWire
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -14,8 +14,8 @@ public enum SocketPath {
         guard path.utf8.count < 108 else {
             throw SocketPathError("\(path) is longer than a Unix socket path may be (107 bytes)")
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        try prepareDirectory(directory.isEmpty ? "." : directory)
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        try prepareDirectory(directory.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : directory)
         var info = stat()
         guard lstat(path, &info) == 0 else { return }  // nothing there
         guard info.st_mode & S_IFMT == S_IFSOCK else {
@@ -41,7 +41,7 @@ public enum SocketPath {
                 try FileManager.default.createDirectory(
                     atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw SocketPathError("cannot create the socket directory \(directory): \(error.localizedDescription)")
+                throw SocketPathError("cannot create the socket directory \(directory): \(error)")
             }
             guard stat(directory, &info) == 0 else { throw SocketPathError("cannot inspect \(directory)") }
         }

@@ -2,9 +2,13 @@ import ArgumentParser
 import AudioSessionEngine
 import AudioSessionServer
 import AudioSessionWire
-import Foundation
+import FoundationEssentials
 import Logging
 import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `audiosessiond`: the arbiter as a daemon on a Unix socket. Parsing and wiring only.
 @main
@@ -72,7 +76,8 @@ struct Daemon: AsyncParsableCommand {
     }
 
     private func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("audiosessiond: \(message)\n".utf8))
-        Foundation.exit(1)
+        let line = Array("audiosessiond: \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        Glibc.exit(1)
     }
 }
