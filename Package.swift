@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "AudioSessionWire", targets: ["AudioSessionWire"]),
         .library(name: "AudioSessionServer", targets: ["AudioSessionServer"]),
         .library(name: "AudioSession", targets: ["AudioSession"]),
+        .library(name: "AVFAudio", targets: ["AVFAudio"]),
+        .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .executable(name: "audiosession", targets: ["audiosession"]),
         .executable(name: "audiosessiond", targets: ["audiosessiond"]),
@@ -52,6 +54,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Apple's names over AudioSession (no logic of its own), for code written for iOS.
+        .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionEngine"], swiftSettings: strict),
+        .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: strict),
         // Scenario files: parser and runner (SCENARIOS.md).
         .target(name: "Scenarios", dependencies: ["AudioSessionEngine", "AudioSession", "AudioSessionWire"], swiftSettings: strict),
         // The `audiosession` CLI: argument parsing, wiring and printing only.

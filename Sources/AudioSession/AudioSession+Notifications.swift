@@ -56,7 +56,8 @@ extension AudioSession {
     }
 
     /// Calls `handler` with each notification from now on, in delivery order, on the
-    /// session's event queue (before the streams and NotificationCenter).
+    /// session's event queue (before the streams and NotificationCenter). The queue is serial,
+    /// one per session: the delivery context of SPEC §13; a handler may call the session.
     public func addNotificationHandler(_ handler: @escaping @Sendable (SessionNotification) -> Void) {
         state.withLock { $0.handlers.append(handler) }
     }
@@ -72,19 +73,20 @@ extension AudioSession {
 
     /// Hands a notification to the streams, NotificationCenter and permission waiters.
     func deliver(_ notification: SessionNotification) {
-        let (handlers, streams, waiters) = state.withLock { state in
+        let (handlers, streams, waiters, posts) = state.withLock { state in
             var waiters: [CheckedContinuation<Bool, Never>] = []
             if case .recordPermission = notification {
                 waiters = Array(state.permissionWaiters.values)
                 state.permissionWaiters.removeAll()
             }
-            return (state.handlers, Array(state.streams.values), waiters)
+            return (state.handlers, Array(state.streams.values), waiters, state.postsToNotificationCenter)
         }
         for handler in handlers { handler(notification) }
         for stream in streams { stream.yield(notification) }
         if case .recordPermission(let granted) = notification {
             for waiter in waiters { waiter.resume(returning: granted) }
         }
+        guard posts else { return }
         let (name, userInfo) = Self.post(notification)
         NotificationCenter.default.post(name: name, object: self, userInfo: userInfo)
     }

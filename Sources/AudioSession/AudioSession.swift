@@ -29,6 +29,7 @@ public final class AudioSession: Sendable {
         var reappliesConfigurationAfterReset = false
         var streams: [UInt64: AsyncStream<SessionNotification>.Continuation] = [:]
         var handlers: [@Sendable (SessionNotification) -> Void] = []
+        var postsToNotificationCenter = true
         var permissionWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         var nextToken: UInt64 = 0
         var lastStatus: SessionStatus?
@@ -69,6 +70,14 @@ public final class AudioSession: Sendable {
     public var reappliesConfigurationAfterReset: Bool {
         get { state.withLock { $0.reappliesConfigurationAfterReset } }
         set { state.withLock { $0.reappliesConfigurationAfterReset = newValue } }
+    }
+
+    /// Whether notifications are also posted on `NotificationCenter.default` (on by default).
+    /// A layer that posts its own (the AVFAudio module, with its session as the object) turns
+    /// it off, so observers are not told twice.
+    public var postsToNotificationCenter: Bool {
+        get { state.withLock { $0.postsToNotificationCenter } }
+        set { state.withLock { $0.postsToNotificationCenter = newValue } }
     }
 
     /// Opens the connection now (it opens on first use otherwise).

@@ -1,0 +1,25 @@
+// swift-tools-version:6.2
+// iOS-style audio session code, written the way iOS apps write it, built unchanged against
+// this repository's AVFoundation module in Swift 5 language mode, and run by ./scripts/test.
+import Foundation
+import PackageDescription
+
+/// The repository's package identity: the last component of its path, which differs between clones.
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
+
+let package = Package(
+    name: "ios-compatibility",
+    dependencies: [.package(path: "..")],
+    targets: [
+        .executableTarget(
+            name: "ios-style-app",
+            dependencies: [
+                // A project that also builds for Apple platforms writes:
+                // .product(name: "AVFoundation", package: "audiosession", condition: .when(platforms: [.linux]))
+                .product(name: "AVFoundation", package: repository),
+                .product(name: "AudioSession", package: repository),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,71 @@
+// Drives the iOS-style code above through the system controls (a call, headphones) and checks
+// what its handlers saw. Embedded by default; against a daemon with AUDIOSESSION_SOCKET.
+// Exit status 0 when every check passed.
+import AVFoundation
+import AudioSession
+import Foundation
+
+var failures = 0
+func check(_ condition: Bool, _ what: String) {
+    print((condition ? "ok " : "not ok ") + what)
+    if !condition { failures += 1 }
+}
+
+let system = try SystemController(transport: .fromEnvironment)
+let session = AVAudioSession.sharedInstance()
+func settle() { try? session.session.waitForPendingNotifications() }
+
+// A player is interrupted by a call and resumes when told (I1, I3, I4).
+let player = Player()
+try player.play()
+check(player.isPlaying, "the player plays after setCategory(.playback) and setActive(true)")
+try system.perform(.systemSession(.call, begin: true))
+settle()
+check(player.log == ["began"] && !player.isPlaying, "a call interrupts it: interruption began (type as UInt)")
+
+// A VoIP call during the phone call is refused with InsufficientPriority as an NSError (A3).
+check(VoIPCall.start() == .busy, "a VoIP call during a phone call fails with ErrorCode.insufficientPriority")
+try system.perform(.systemSession(.call, begin: false))
+settle()
+check(player.log == ["began", "resumed"], "the call ends with shouldResume and the player resumes")
+
+// Headphones come and go; the watcher pauses when the previous route had headphones (RT11).
+let watcher = HeadphoneWatcher()
+try system.perform(.plug(.headphones, uid: nil))
+settle()
+check(watcher.headphonesConnected, "plugged headphones are the current route's output (portType == .headphones)")
+try system.perform(.unplug(uid: "headphones-1"))
+settle()
+check(watcher.pausedBecauseHeadphonesLeft, "oldDeviceUnavailable with headphones in AVAudioSessionRouteChangePreviousRouteKey")
+check(watcher.reasons == [.newDeviceAvailable, .oldDeviceUnavailable], "route change reasons read back as UInt")
+
+// The VoIP set-up succeeds now, with its preferences (HW3).
+check(VoIPCall.start() == .started, "the VoIP call starts once the phone call is over")
+check(session.category == .playAndRecord && session.mode == .voiceChat, "category and mode read back")
+check(session.categoryOptions.contains(.defaultToSpeaker), "options read back")
+check(session.preferredSampleRate == 16_000, "preferred sample rate read back")
+try VoIPCall.end()
+
+// Errors keep Apple's domain and codes.
+do {
+    try session.setCategory(.playback, mode: .voiceChat, options: [])
+    check(false, "playback with voiceChat is refused")
+} catch {
+    let error = error as NSError
+    check(error.domain == NSOSStatusErrorDomain && error.code == AVAudioSession.ErrorCode.badParam.rawValue,
+        "an invalid mode is an NSError in NSOSStatusErrorDomain with code -50")
+}
+
+// Record permission, both styles (P2).
+let oldWay = DispatchSemaphore(value: 0)
+var oldAnswer = false
+Permission.askTheOldWay { granted in
+    oldAnswer = granted
+    oldWay.signal()
+}
+check(oldWay.wait(timeout: .now() + 10) == .success && oldAnswer, "requestRecordPermission with a completion handler")
+check(await Permission.askTheNewWay(), "AVAudioApplication.requestRecordPermission() async")
+check(Permission.isGranted, "recordPermission reads granted on AVAudioApplication and AVAudioSession")
+
+print(failures == 0 ? "all iOS-style checks passed" : "\(failures) iOS-style checks failed")
+exit(failures == 0 ? 0 : 1)
