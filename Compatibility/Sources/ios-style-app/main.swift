@@ -67,5 +67,39 @@ check(oldWay.wait(timeout: .now() + 10) == .success && oldAnswer, "requestRecord
 check(await Permission.askTheNewWay(), "AVAudioApplication.requestRecordPermission() async")
 check(Permission.isGranted, "recordPermission reads granted on AVAudioApplication and AVAudioSession")
 
+// Another app's audio hints that ours (a game's effects) should go quiet (OA3); media services
+// reset (MS2). Observed the iOS way.
+var hints: [AVAudioSession.SilenceSecondaryAudioHintType] = []
+NotificationCenter.default.addObserver(
+    forName: AVAudioSession.silenceSecondaryAudioHintNotification, object: session, queue: nil
+) { notification in
+    if let value = notification.userInfo?[AVAudioSessionSilenceSecondaryAudioHintTypeKey] as? UInt,
+        let type = AVAudioSession.SilenceSecondaryAudioHintType(rawValue: value)
+    {
+        hints.append(type)
+    }
+}
+var resets = 0
+NotificationCenter.default.addObserver(forName: AVAudioSession.mediaServicesWereResetNotification, object: nil, queue: nil) { _ in
+    resets += 1
+}
+try session.setCategory(.ambient)
+try session.setActive(true)
+let podcast = AudioSession(appID: "com.example.podcast", capabilities: .backgroundAudio, transport: .fromEnvironment)
+try podcast.setCategory(.playback)
+try podcast.setActive(true)
+try podcast.reportOutputRunning(true)
+settle()
+try podcast.reportOutputRunning(false)
+try podcast.setActive(false)
+settle()
+check(hints == [.begin, .end], "silence-secondary-audio hints begin then end, as UInt")
+check(!session.secondaryAudioShouldBeSilencedHint, "the hint reads false again")
+podcast.close()
+try system.perform(.mediaServicesReset)
+settle()
+check(resets == 1, "mediaServicesWereResetNotification once")
+check(session.category == .soloAmbient, "the session is back to its defaults after the reset")
+
 print(failures == 0 ? "all iOS-style checks passed" : "\(failures) iOS-style checks failed")
 exit(failures == 0 ? 0 : 1)
