@@ -99,8 +99,9 @@ extension AudioSession {
         for stream in streams { stream.finish() }
     }
 
-    /// The NotificationCenter form of a notification.
-    static func post(_ notification: SessionNotification) -> (Notification.Name, [AnyHashable: Any]) {
+    /// The NotificationCenter form of a notification: AVAudioSession's name and userInfo (the
+    /// previous route as a `Route`).
+    public static func post(_ notification: SessionNotification) -> (name: Notification.Name, userInfo: [AnyHashable: Any]) {
         switch notification {
         case .interruptionBegan(let reason):
             return (interruptionNotification, [
