@@ -8,7 +8,14 @@ import Synchronization
 ///
 /// A send made on the loop itself drains the queue first and writes at once, so a request's
 /// events and its reply keep their order on its own connection.
+///
+/// A client that stops reading (a slow consumer) must not stall the daemon or hold its memory:
+/// once a connection has more than `slowConsumerLimit` bytes waiting, it is closed instead of
+/// written to, and the arbiter treats the app as departed.
 final class LoopOutbox: Sendable {
+    /// The unsent bytes a connection may have before it is closed: 1 MiB.
+    static let slowConsumerLimit = 1 << 20
+
     let eventLoop: any EventLoop
     private let queue = Mutex<[(channel: any Channel, buffer: ByteBuffer)]>([])
 
@@ -17,7 +24,8 @@ final class LoopOutbox: Sendable {
     func send(_ buffer: ByteBuffer, to channel: any Channel) {
         if eventLoop.inEventLoop {
             drain()
-            channel.writeAndFlush(buffer, promise: nil)
+            write(buffer, to: channel)
+            channel.flush()
             return
         }
         let first = queue.withLock { queue -> Bool in
@@ -35,10 +43,21 @@ final class LoopOutbox: Sendable {
         }
         guard !items.isEmpty else { return }
         var flushed = Set<ObjectIdentifier>()
-        for item in items { item.channel.write(item.buffer, promise: nil) }
+        for item in items { write(item.buffer, to: item.channel) }
         for item in items.reversed() where flushed.insert(ObjectIdentifier(item.channel)).inserted {
             item.channel.flush()
         }
+    }
+}
+
+extension LoopOutbox {
+    /// Writes unless the connection already holds more than the limit unsent (it is then closed).
+    private func write(_ buffer: ByteBuffer, to channel: any Channel) {
+        guard channel.isWritable else {
+            channel.close(promise: nil)
+            return
+        }
+        channel.write(buffer, promise: nil)
     }
 }
 

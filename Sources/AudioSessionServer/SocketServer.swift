@@ -24,6 +24,11 @@ public final class SocketServer: Sendable {
         let outboxes = LoopOutboxes(group: group)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
+            // A client that stops reading: its unsent messages may grow to the high mark, then
+            // the connection is closed (LoopOutbox), as if the app had gone.
+            .childChannelOption(
+                .writeBufferWaterMark,
+                value: .init(low: LoopOutbox.slowConsumerLimit / 2, high: LoopOutbox.slowConsumerLimit))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ConnectionHandler(arbiter: arbiter, logger: logger, outbox: outboxes.outbox(for: channel.eventLoop)))

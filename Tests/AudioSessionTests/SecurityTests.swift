@@ -117,3 +117,54 @@ struct RawClient {
         }
     }
 }
+
+@Suite("A client that stops reading", .serialized)
+struct SlowConsumerTests {
+    @Test("A subscriber that never reads is closed past 1 MiB unsent; the daemon and other clients go on")
+    func slowConsumerIsClosed() async throws {
+        let fixture = try await SocketFixture.start()
+        defer { Task { await fixture.stop() } }
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: fixture.transport)
+        try music.setCategory(.playback)
+        try music.setActive(true)
+        let controller = try SystemController(transport: fixture.transport)
+
+        // A monitor that subscribes and then never reads again.
+        let stalled = try UnixSocket.connect(to: fixture.socketPath).get()
+        defer { close(stalled) }
+        var small: Int32 = 4096
+        setsockopt(stalled, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        for message in [ClientMessage.hello(Hello(role: .monitor)), .request(id: 1, .subscribe)] {
+            let frame = Frame.encode(message.encoded())
+            _ = frame.withUnsafeBytes { send(stalled, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        #expect(fixture.arbiter.engine.apps == ["music"])
+
+        // Every plug and unplug sends the subscriber an observed route change (~150 bytes).
+        for round in 0..<12_000 {
+            try controller.perform(round % 2 == 0 ? .plug(.headphones, uid: "h") : .unplug(uid: "h"))
+        }
+        // The daemon kept answering, and the app still works.
+        try music.setActive(false)
+        #expect(try !music.status().isActive)
+        // The stalled connection was closed: what the kernel buffered, then the end.
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(stalled, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var total = 0
+        var sawEnd = false
+        while total < 4 << 20 {
+            let count = buffer.withUnsafeMutableBytes { read(stalled, $0.baseAddress, $0.count) }
+            if count == 0 {
+                sawEnd = true
+                break
+            }
+            guard count > 0 else { break }
+            total += count
+        }
+        #expect(sawEnd, "the daemon closed the connection after \(total) bytes")
+        #expect(total < 1 << 20)  // far less than the 12,000 route changes it was sent
+        music.close()
+        controller.close()
+    }
+}
