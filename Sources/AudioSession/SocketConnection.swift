@@ -27,20 +27,28 @@ final class SocketConnection: SessionConnection {
     /// - Throws: `msrv` when no daemon listens at `path`; the daemon's error when it refuses the hello.
     init(path: String, hello: Hello, handlers: ConnectionHandlers) throws(SessionError) {
         self.handlers = handlers
-        fd = try Self.open(path)
+        let (fd, received) = try Self.handshake(path, hello)
+        self.fd = fd
+        let reader = Thread { [self] in readLoop(received) }
+        reader.name = "audiosession-reader"
+        reader.start()
+    }
+
+    /// The descriptor is closed only here, when no thread can use it any more: closing it when
+    /// the reader ends would let a later `close()` or write reach whatever socket reuses the number.
+    deinit { Glibc.close(fd) }
+
+    /// Opens the socket and exchanges hello and welcome; closes the socket on failure.
+    private static func handshake(_ path: String, _ hello: Hello) throws(SessionError) -> (Int32, FrameDecoder) {
+        let fd = try open(path)
         do throws(SessionError) {
-            try Self.write(fd, ClientMessage.hello(hello).encoded())
+            try write(fd, ClientMessage.hello(hello).encoded())
             var decoder = FrameDecoder()
-            let welcome = try Self.readMessage(fd, &decoder)
-            switch welcome {
-            case .welcome: break
+            switch try readMessage(fd, &decoder) {
+            case .welcome: return (fd, decoder)
             case .closing(let error): throw error
             default: throw SessionError(.mediaServicesFailed, "the daemon did not answer the hello")
             }
-            let received = decoder
-            let reader = Thread { [self] in readLoop(received) }
-            reader.name = "audiosession-reader"
-            reader.start()
         } catch {
             Glibc.close(fd)
             throw error
@@ -73,7 +81,7 @@ final class SocketConnection: SessionConnection {
 
     func close() {
         state.withLock { $0.closedOnPurpose = true }
-        shutdown(fd, Int32(SHUT_RDWR))  // the reader sees the end and closes the descriptor
+        shutdown(fd, Int32(SHUT_RDWR))  // the reader sees the end; the descriptor stays ours until deinit
     }
 
     private func readLoop(_ initial: FrameDecoder) {
@@ -104,7 +112,6 @@ final class SocketConnection: SessionConnection {
             return (Array(state.waiting.values), state.closedOnPurpose, state.lostError)
         }
         for slot in waiting { slot.fulfill(.failure(error)) }
-        Glibc.close(fd)
         if !onPurpose { handlers.lost() }
     }
 

@@ -98,6 +98,48 @@ struct FaultTests {
         session.close()
     }
 
+    @Test("kill -9 of the daemon during a permission write, 200 times: the store is whole and holds the old or the new answer")
+    func killedDuringPermissionWrites() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let socket = directory.path + "/socket"
+        let state = directory.path + "/state"
+        var previous: [AppID: RecordPermission] = [:]
+        var sawOld = 0
+        var sawNew = 0
+        for round in 0..<200 {
+            let daemon = try ChildProcess(
+                Package.executable("audiosessiond"), ["--socket", socket, "--state-dir", state, "--log-level", "error"])
+            try waitUntilListening(socket, daemon)
+            let controller = try SystemController(transport: .daemon(socketPath: socket))
+            // A new app each round, so each round has a prompt to answer and a write to make.
+            let app = AppID("memo-\(round)")
+            let memo = AudioSession(appID: app, transport: .daemon(socketPath: socket))
+            try memo.perform(.requestRecordPermission)
+            try controller.waitForPendingEvents()
+            let answer: RecordPermission = round % 2 == 0 ? .granted : .denied
+            let answered = DispatchSemaphore(value: 0)
+            Thread {
+                try? controller.answerRecordPermission(for: app, granted: answer == .granted)
+                answered.signal()
+            }.start()
+            usleep(useconds_t(round % 8) * 150)  // kill at a different moment each round
+            daemon.kill9()
+            _ = answered.wait(timeout: .now() + 10)
+            memo.close()
+            controller.close()
+            let saved = try SettingsStore(directory: state).load().recordPermissions
+            var updated = previous
+            updated[app] = answer
+            #expect(saved == previous || saved == updated, "round \(round): \(saved.count) permissions saved")
+            if saved == updated { sawNew += 1 } else { sawOld += 1 }
+            previous = saved
+        }
+        // Both outcomes happened: the kill did land before and after the write.
+        #expect(sawNew > 0)
+        #expect(sawOld > 0)
+    }
+
     private func waitUntilListening(_ socket: String, _ daemon: ChildProcess) throws {
         let deadline = Date().addingTimeInterval(20)
         while !SocketPath.isListening(socket) {
