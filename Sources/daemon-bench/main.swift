@@ -67,6 +67,13 @@ for apps in [1, 100, 1000] {
         if iteration >= 500 { times.append(end - start) }  // after warm-up
     }
     try app.setCategory(.playback, options: .mixWithOthers)
+    var pings: [UInt64] = []
+    for _ in 0..<2000 {
+        let start = now()
+        try app.waitForPendingNotifications()
+        pings.append(now() - start)
+    }
+    print("  (a bare ping round trip, no engine work: p50 \(percentile(pings, 0.5)) µs, p99 \(percentile(pings, 0.99)) µs)")
     print(
         "activation round trip, \(apps) apps connected: p50 \(percentile(times, 0.5)) µs, p99 \(percentile(times, 0.99)) µs"
             + " (target p99 ≤ 100 µs at 1,000)")
