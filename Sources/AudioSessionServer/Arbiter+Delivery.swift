@@ -39,7 +39,7 @@ extension Arbiter {
             deliver(state.engine.apply(step).effects, &state)
             persistIfChanged(after: step, &state)
         case .ask:
-            let controllers = state.connections.values.filter { $0.role == .controller && $0.peer.mayControlTheSystem }
+            let controllers = state.connections.values.filter(\.isSystemController)
             if controllers.isEmpty {
                 logger.info("record permission prompt for \(app) waits: no system controller is connected")
             }

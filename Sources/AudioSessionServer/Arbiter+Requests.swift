@@ -23,11 +23,11 @@ extension Arbiter {
         case (.subscribe, .controller), (.subscribe, .monitor):
             if !state.subscribers.contains(id) { state.subscribers.append(id) }
             return .done
-        case (.system(let event), .controller) where client.peer.mayControlTheSystem:
+        case (.system(let event), .controller) where client.isSystemController:
             return perform(.system(event), &state)
-        case (.answerPermission(let app, let granted), .controller) where client.peer.mayControlTheSystem:
+        case (.answerPermission(let app, let granted), .controller) where client.isSystemController:
             return perform(.recordPermissionAnswer(app, granted: granted), &state)
-        case (.reset(let profile, let duckLevel), .controller) where client.peer.mayControlTheSystem:
+        case (.reset(let profile, let duckLevel), .controller) where client.isSystemController:
             return reset(profile, duckLevel, &state)
         case (.system, _), (.answerPermission, _), (.reset, _), (.deviceStatus, _), (.subscribe, _):
             logger.warning(

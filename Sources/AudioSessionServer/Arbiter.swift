@@ -44,6 +44,9 @@ public final class Arbiter: Sendable {
         let peer: PeerCredentials
         let sink: any ConnectionSink
         var app: AppID? { if case .app(let app, _) = role { app } else { nil } }
+        /// Declared a controller and runs as root or as the daemon's user: may send system
+        /// events, answer permission prompts and reset the device.
+        var isSystemController: Bool { role == .controller && peer.mayControlTheSystem }
     }
 
     struct State: Sendable {
