@@ -142,3 +142,45 @@ struct InvariantTests {
         }
     }
 }
+
+/// The engine's own invariant check (`Engine.invariantViolations`), which the soak command and
+/// the fuzzer rely on: silent on every reachable state, loud on a broken one.
+@Suite("The engine's self-check")
+struct SelfCheckTests {
+    @Test("No violations after any step of a random sequence")
+    func silentOnReachableStates() async {
+        await propertyCheck(count: 200, input: InvariantTests.sequences) { values in
+            RandomSteps.replay(values) { _, step, _, engine in
+                #expect(engine.invariantViolations.isEmpty, "after \(step): \(engine.invariantViolations)")
+            }
+        }
+    }
+
+    @Test("Each planted fault is named by its rule")
+    func loudOnPlantedFaults() throws {
+        var engine = RandomSteps.engine()
+        for app in ["music", "radio"] as [AppID] {
+            _ = engine.apply(.app(app, .setCategory(.playback, mode: .default, options: .mixWithOthers)))
+            _ = engine.apply(.app(app, .setActive(true)))
+        }
+        #expect(engine.invariantViolations.isEmpty)
+
+        var twoNonMixable = engine
+        for index in twoNonMixable.activeSessions { twoNonMixable.sessions[index].configure(.playback, .default, []) }
+        #expect(twoNonMixable.invariantViolations.contains { $0.hasPrefix("A2:") })
+
+        var activeAndInterrupted = engine
+        let music = try #require(engine.indexByApp["music"])
+        activeAndInterrupted.sessions[music].interruptedBy = .system(.call)
+        activeAndInterrupted.interruptedSessions.append(music)
+        #expect(activeAndInterrupted.invariantViolations.contains { $0.hasPrefix("I1: music") })
+
+        var untoldGain = engine
+        untoldGain.sessions[music].reportedGain = 0.2
+        #expect(untoldGain.invariantViolations.contains { $0.hasPrefix("D4: music") })
+
+        var lostActivation = engine
+        lostActivation.activeSessions.removeLast()
+        #expect(lostActivation.invariantViolations.contains { $0.hasPrefix("activation list") })
+    }
+}

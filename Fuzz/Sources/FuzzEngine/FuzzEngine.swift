@@ -1,8 +1,8 @@
 import AudioSessionEngine
 
 /// The engine driven by decoded steps (two bytes each) over four apps, checking after every
-/// step: a failed step changed nothing (A7; A5 excepted), at most one non-mixable app session
-/// is active (A2), and no session is both active and interrupted (I1).
+/// step: a failed step changed nothing (A7; A5 excepted) and the engine's own invariants hold
+/// (`Engine.invariantViolations`: A2, I1, D4, RT7–RT10 and its bookkeeping).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -20,14 +20,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if let error = outcome.error, error.code != .isBusy {
             precondition(engine == before, "A7: \(step) failed with \(error) and changed the engine")
         }
-        let present = apps.filter { engine.isPresent($0) }
-        let statuses = present.compactMap { engine.status(of: $0) }
-        let nonMixable = statuses.filter {
-            $0.isActive && !$0.categoryOptions.contains(.mixWithOthers) && $0.category != .ambient
-                && $0.category != .audioProcessing
-        }
-        precondition(nonMixable.count <= 1, "A2: \(nonMixable.map(\.app)) active and non-mixable after \(step)")
-        precondition(!statuses.contains { $0.isActive && $0.isInterrupted }, "I1: active and interrupted after \(step)")
+        let violations = engine.invariantViolations
+        precondition(violations.isEmpty, "\(violations) after \(step)")
         if case .departure(let app) = step, outcome.error == nil { try! engine.register(app) }
     }
     return 0
