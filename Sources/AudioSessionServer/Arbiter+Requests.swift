@@ -72,7 +72,7 @@ extension Arbiter {
             apps.append(AppSnapshot(app: app, pid: connection.peer.pid, uid: connection.peer.uid, status: status))
         }
         apps.sort { $0.app < $1.app }
-        return DeviceSnapshot(device: state.engine.deviceStatus, apps: apps)
+        return DeviceSnapshot(device: state.engine.deviceStatus, apps: apps, violations: state.engine.invariantViolations)
     }
 
     /// P1, HW7: writes the settings when a step changed them (`nil`: always compare).

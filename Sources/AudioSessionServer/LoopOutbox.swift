@@ -7,7 +7,9 @@ import Synchronization
 /// them all and flushes each channel once, in the order they were sent.
 ///
 /// A send made on the loop itself drains the queue first and writes at once, so a request's
-/// events and its reply keep their order on its own connection.
+/// events and its reply keep their order on its own connection. It does not flush: sends come
+/// under the arbiter's lock, and a flush can read the socket and hand a request to the arbiter
+/// again (found by the soak). The flush is a task of its own, after the current one.
 ///
 /// A client that stops reading (a slow consumer) must not stall the daemon or hold its memory:
 /// once a connection has more than `slowConsumerLimit` bytes waiting, it is closed instead of
@@ -18,14 +20,22 @@ final class LoopOutbox: Sendable {
 
     let eventLoop: any EventLoop
     private let queue = Mutex<[(channel: any Channel, buffer: ByteBuffer)]>([])
+    /// Channels written on the loop and not yet flushed.
+    private let unflushed = Mutex<[any Channel]>([])
 
     init(eventLoop: any EventLoop) { self.eventLoop = eventLoop }
 
     func send(_ buffer: ByteBuffer, to channel: any Channel) {
         if eventLoop.inEventLoop {
-            drain()
+            let queued = takeQueue()
+            for item in queued { write(item.buffer, to: item.channel) }
             write(buffer, to: channel)
-            channel.flush()
+            let first = unflushed.withLock { unflushed -> Bool in
+                unflushed.append(contentsOf: queued.map(\.channel))
+                unflushed.append(channel)
+                return unflushed.count == queued.count + 1
+            }
+            if first { eventLoop.execute { self.flushWritten() } }
             return
         }
         let first = queue.withLock { queue -> Bool in
@@ -35,18 +45,30 @@ final class LoopOutbox: Sendable {
         if first { eventLoop.execute { self.drain() } }
     }
 
-    /// Writes everything queued, then flushes each channel once.
-    private func drain() {
-        let items = queue.withLock { queue in
+    private func takeQueue() -> [(channel: any Channel, buffer: ByteBuffer)] {
+        queue.withLock { queue in
             defer { queue.removeAll(keepingCapacity: true) }
             return queue
         }
-        guard !items.isEmpty else { return }
-        var flushed = Set<ObjectIdentifier>()
+    }
+
+    /// Writes everything queued, then flushes each channel once (a task of its own: no lock held).
+    private func drain() {
+        let items = takeQueue()
         for item in items { write(item.buffer, to: item.channel) }
-        for item in items.reversed() where flushed.insert(ObjectIdentifier(item.channel)).inserted {
-            item.channel.flush()
-        }
+        Self.flushOnce(items.map(\.channel))
+    }
+
+    private func flushWritten() {
+        Self.flushOnce(unflushed.withLock { unflushed in
+            defer { unflushed.removeAll(keepingCapacity: true) }
+            return unflushed
+        })
+    }
+
+    private static func flushOnce(_ channels: [any Channel]) {
+        var flushed = Set<ObjectIdentifier>()
+        for channel in channels.reversed() where flushed.insert(ObjectIdentifier(channel)).inserted { channel.flush() }
     }
 }
 

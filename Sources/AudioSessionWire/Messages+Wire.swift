@@ -127,6 +127,7 @@ extension WireWriter {
             write(UInt8(3))
             write(snapshot.device)
             write(snapshot.apps) { $0.write($1) }
+            write(snapshot.violations) { $0.write($1) }
         }
     }
 
@@ -178,7 +179,9 @@ extension WireReader {
         case 2: return .status(try readStatus())
         case 3:
             let device = try readDeviceStatus()
-            return .device(DeviceSnapshot(device: device, apps: try readArray("apps") { r throws(WireError) in try r.readAppSnapshot() }))
+            let apps = try readArray("apps") { r throws(WireError) in try r.readAppSnapshot() }
+            let violations = try readArray("violations") { r throws(WireError) in try r.readString("violation") }
+            return .device(DeviceSnapshot(device: device, apps: apps, violations: violations))
         case let tag: throw WireError(.unknownTag, "reply: no case \(tag)")
         }
     }

@@ -2,7 +2,7 @@ import AudioSessionEngine
 
 /// The protocol version this build speaks; the handshake refuses any other (docs/protocol.md).
 public enum ProtocolVersion {
-    public static let current: UInt16 = 1
+    public static let current: UInt16 = 2
 }
 
 /// Who a connection is. Declared once, in the hello; the daemon checks it against the
@@ -91,10 +91,13 @@ public enum ServerMessage: Hashable, Sendable {
 public struct DeviceSnapshot: Hashable, Sendable {
     public var device: DeviceStatus
     public var apps: [AppSnapshot]
+    /// The engine's broken invariants (`Engine.invariantViolations`); empty when healthy.
+    public var violations: [String]
 
-    public init(device: DeviceStatus, apps: [AppSnapshot]) {
+    public init(device: DeviceStatus, apps: [AppSnapshot], violations: [String] = []) {
         self.device = device
         self.apps = apps
+        self.violations = violations
     }
 }
 

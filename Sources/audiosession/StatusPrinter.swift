@@ -27,6 +27,8 @@ enum StatusPrinter {
                 "  \(app.app)  pid \(app.pid)  \(app.category)/\(app.mode) [\(app.options)]  \(flags.joined(separator: ","))"
                     + "  gain \(app.outputGain)  route \(app.route)")
         }
+        lines.append(snapshot.violations.isEmpty ? "invariants hold" : "INVARIANTS BROKEN")
+        lines += snapshot.violations.map { "  " + $0 }
         return lines.joined(separator: "\n")
     }
 
@@ -47,6 +49,7 @@ enum StatusPrinter {
             "outputs": device.outputs.map(port),
             "routingOwner": device.routingOwner?.rawValue ?? NSNull(),
             "systemSessions": device.systemSessions.map(\.description),
+            "invariantViolations": snapshot.violations,
             "apps": snapshot.apps.map { app -> [String: Any] in
                 [
                     "app": app.app.rawValue, "pid": Int(app.pid), "uid": Int(app.uid), "category": app.category.name,

@@ -22,12 +22,6 @@ func percentile(_ values: [UInt64], _ p: Double) -> Double {
     return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1000
 }
 
-func rssKiB(of pid: Int32) -> Int {
-    let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    let line = text.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-}
-
 var template = Array("/tmp/audiosession-bench-XXXXXX".utf8CString)
 let directory = String(cString: mkdtemp(&template)!)
 let socket = directory + "/socket"
@@ -40,7 +34,7 @@ let niceness = ProcessInfo.processInfo.environment["DAEMON_NICE"].flatMap { Int3
 if niceness != 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(daemon.processIdentifier), niceness) }
 let transport = AudioSessionTransport.daemon(socketPath: socket)
 let controller = try SystemController(transport: transport)
-print("daemon: \(daemonPath) (pid \(daemon.processIdentifier)), RSS at start \(rssKiB(of: daemon.processIdentifier)) KiB")
+print("daemon: \(daemonPath) (pid \(daemon.processIdentifier)), RSS at start \(ProcessMemory.residentKiB(of: daemon.processIdentifier) ?? 0) KiB")
 
 var sessions: [AudioSession] = []
 
@@ -129,7 +123,7 @@ for round in 0..<30 {
     deathTimes.append(endedAt.withLock { $0 } - start)
 }
 print("client death to the interrupted app's `interruption ended`: p50 \(percentile(deathTimes, 0.5) / 1000) ms, p99 \(percentile(deathTimes, 0.99) / 1000) ms (target ≤ 50 ms)")
-print("daemon RSS with 1000 apps connected: \(rssKiB(of: daemon.processIdentifier) / 1024) MiB (target ≤ 30 MB)")
+print("daemon RSS with 1000 apps connected: \((ProcessMemory.residentKiB(of: daemon.processIdentifier) ?? 0) / 1024) MiB (target ≤ 30 MB)")
 
 sessions[0].close()
 daemon.terminate()

@@ -51,7 +51,8 @@ struct FaultTests {
 
     @Test("Two processes claiming one app id: the second is refused")
     func secondProcessWithTheSameAppID() async throws {
-        let fixture = try await SocketFixture.start()
+        let log = LogCapture()
+        let fixture = try await SocketFixture.start(logger: log.logger)
         defer { Task { await fixture.stop() } }
         let player = try ChildProcess(
             Package.executable("music-player"),
@@ -66,6 +67,7 @@ struct FaultTests {
             #expect(error.message.contains("already connected (pid \(player.pid)"))
         }
         #expect(fixture.arbiter.engine.activeApps == ["com.example.music"])  // the first is untouched
+        #expect(log.warned("refused a second connection for app com.example.music", "connected=pid \(player.pid)"))
         player.kill9()
     }
 
@@ -138,6 +140,52 @@ struct FaultTests {
         // Both outcomes happened: the kill did land before and after the write.
         #expect(sawNew > 0)
         #expect(sawOld > 0)
+    }
+
+    @Test("kill -9 of churning clients mid-request, mid-activation and while ducking, 30 rounds: nothing is left behind")
+    func killedWhileChurning() async throws {
+        let fixture = try await SocketFixture.start()
+        defer { Task { await fixture.stop() } }
+        // Bystanders: radio mixes (others duck it), music does not (others interrupt it).
+        let radio = AudioSession(appID: "radio", capabilities: .backgroundAudio, transport: fixture.transport)
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: fixture.transport)
+        try radio.setCategory(.playback, options: .mixWithOthers)
+        try radio.setActive(true)
+        try music.setCategory(.playback)
+        var killedWhileActive = 0
+        var killedWhileDucking = 0
+        for round in 0..<30 {
+            if try !music.status().isActive { try music.setActive(true) }
+            let churner = try ChildProcess(
+                Package.executable("audiosession"),
+                ["soak", "--clients", "8", "--seconds", "600", "--system-interval", "0", "--seed", "\(round)",
+                 "--socket", fixture.socketPath])
+            defer { churner.kill9() }
+            let soakApps = { (engine: Engine) in engine.apps.filter { $0.rawValue.hasPrefix("soak-") && engine.isPresent($0) } }
+            let deadline = Date().addingTimeInterval(20)
+            while soakApps(fixture.arbiter.engine).count < 4, Date() < deadline { usleep(1000) }
+            usleep(useconds_t(round * 397 % 20_000))  // a different moment of the churn each round
+            let atKill = fixture.arbiter.engine
+            churner.kill9()
+            if atKill.activeApps.contains(where: { $0.rawValue.hasPrefix("soak-") }) { killedWhileActive += 1 }
+            if atKill.status(of: "radio")?.outputGain == atKill.duckLevel { killedWhileDucking += 1 }
+
+            // Every connection of the dead process departs; nothing it caused outlives it.
+            while !soakApps(fixture.arbiter.engine).isEmpty, Date() < deadline { usleep(1000) }
+            try radio.waitForPendingNotifications()
+            try music.waitForPendingNotifications()
+            let engine = fixture.arbiter.engine
+            #expect(soakApps(engine).isEmpty, "round \(round)")
+            #expect(engine.invariantViolations.isEmpty, "round \(round): \(engine.invariantViolations)")
+            #expect(!engine.activeApps.contains { $0.rawValue.hasPrefix("soak-") })
+            #expect(try radio.status().outputGain == 1, "round \(round): radio still ducked")
+            #expect(try !music.status().isInterrupted, "round \(round): music still interrupted")
+        }
+        // The kills landed in the moments the matrix names (the churn always has a request in flight).
+        #expect(killedWhileActive > 0)
+        #expect(killedWhileDucking > 0)
+        radio.close()
+        music.close()
     }
 
     private func waitUntilListening(_ socket: String, _ daemon: ChildProcess) throws {

@@ -14,7 +14,8 @@ import Glibc
 struct SecurityTests {
     @Test("System events need a system controller from root or the daemon's user: ent? otherwise, nothing changes")
     func systemEventsNeedAController() throws {
-        let arbiter = try Arbiter(configuration: .init(), logger: Logger.quiet)
+        let log = LogCapture()
+        let arbiter = try Arbiter(configuration: .init(), logger: log.logger)
         let me = PeerCredentials.thisProcess
         let stranger = PeerCredentials(pid: 4242, uid: me.uid == 0 ? 54321 : 0, gid: 54321)
         let sink = NullSink()
@@ -22,7 +23,7 @@ struct SecurityTests {
         let monitor = try arbiter.connect(Hello(role: .monitor), peer: me, sink: sink).get()
         let foreignController = try arbiter.connect(Hello(role: .controller), peer: stranger, sink: sink).get()
         let before = arbiter.engine
-        for connection in [app, monitor, foreignController] {
+        for (connection, role, peer) in [(app, "app", me), (monitor, "monitor", me), (foreignController, "controller", stranger)] {
             for request in [Request.system(.lock), .system(.plug(.headphones)), .answerPermission("music", granted: true),
                 .reset(.desktop, duckLevel: 0.5)]
             {
@@ -31,6 +32,8 @@ struct SecurityTests {
                     continue
                 }
                 #expect(error.code == .missingEntitlement)
+                // Logged with the reason, the role and who asked.
+                #expect(log.warned("needs a system controller", "role=\(role)", "peer=\(peer)"))
             }
         }
         #expect(arbiter.engine == before)
@@ -40,7 +43,8 @@ struct SecurityTests {
 
     @Test("An app addresses only its own session: no request names another app's session")
     func appsAddressOnlyThemselves() throws {
-        let arbiter = try Arbiter(configuration: .init(), logger: Logger.quiet)
+        let log = LogCapture()
+        let arbiter = try Arbiter(configuration: .init(), logger: log.logger)
         let music = try arbiter.connect(Hello(role: .app("music", [])), peer: .thisProcess, sink: NullSink()).get()
         _ = try arbiter.connect(Hello(role: .app("maps", [])), peer: .thisProcess, sink: NullSink()).get()
         #expect(arbiter.handle(.call(.setActive(true)), from: music) == .done)
@@ -56,11 +60,14 @@ struct SecurityTests {
             return
         }
         #expect(error.code == .missingEntitlement)
+        #expect(log.warned("needs a system controller", "request=device status", "role=app"))
+        #expect(arbiter.engine.activeApps == ["music"])  // nothing changed
     }
 
     @Test("A malformed or oversized frame gets an error and a closed connection; other clients go on")
     func malformedFrames() async throws {
-        let fixture = try await SocketFixture.start()
+        let log = LogCapture()
+        let fixture = try await SocketFixture.start(logger: log.logger)
         defer { Task { await fixture.stop() } }
         let bystander = AudioSession(appID: "music", transport: fixture.transport)
         try bystander.setCategory(.playback)
@@ -80,6 +87,8 @@ struct SecurityTests {
             #expect(error.message.hasPrefix("malformed frame"))
             #expect(reply.closedAfterwards)
         }
+        #expect(log.warned("malformed frame; closing the connection", "oversized"))
+        #expect(log.warned("malformed frame; closing the connection", "a request before the hello"))
         try bystander.setActive(true)
         #expect(try bystander.status().isActive)
         bystander.close()

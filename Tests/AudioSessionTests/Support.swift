@@ -34,10 +34,10 @@ struct SocketFixture {
     var socketPath: String { server.path }
     var transport: AudioSessionTransport { .daemon(socketPath: socketPath) }
 
-    static func start(profile: DeviceProfile = .iphone) async throws -> SocketFixture {
+    static func start(profile: DeviceProfile = .iphone, logger: Logger = .quiet) async throws -> SocketFixture {
         let directory = TemporaryDirectory()
-        let arbiter = try Arbiter(configuration: .init(profile: profile), logger: Logger.quiet)
-        let server = try await SocketServer.start(path: directory.path + "/socket", arbiter: arbiter, logger: Logger.quiet)
+        let arbiter = try Arbiter(configuration: .init(profile: profile), logger: logger)
+        let server = try await SocketServer.start(path: directory.path + "/socket", arbiter: arbiter, logger: logger)
         return SocketFixture(directory: directory, arbiter: arbiter, server: server)
     }
 
@@ -151,4 +151,49 @@ final class ChildProcess: Sendable {
 extension Logger {
     /// A logger that drops everything (tests never bootstrap the logging system).
     static var quiet: Logger { Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }) }
+}
+
+/// Keeps what is logged through `logger`, so a test can check a refusal was logged with its reason.
+final class LogCapture: Sendable {
+    struct Entry: Sendable {
+        var level: Logger.Level
+        var message: String
+        var metadata: [String: String]
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    var logger: Logger {
+        var logger = Logger(label: "test") { _ in Handler(capture: self) }
+        logger.logLevel = .debug
+        return logger
+    }
+
+    /// Whether a warning (or worse) was logged whose message and metadata contain every text.
+    func warned(_ texts: String...) -> Bool {
+        entries.withLock { entries in
+            entries.contains { entry in
+                let whole = entry.message + " " + entry.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                return entry.level >= .warning && texts.allSatisfy { whole.contains($0) }
+            }
+        }
+    }
+
+    fileprivate func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
+
+    private struct Handler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .debug
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            capture.append(Entry(level: event.level, message: "\(event.message)", metadata: all.mapValues { "\($0)" }))
+        }
+    }
 }

@@ -58,7 +58,8 @@ enum Samples {
         try! engine.register("music")
         _ = engine.apply(.app("music", .setActive(true)))
         let snapshot = DeviceSnapshot(
-            device: engine.deviceStatus, apps: [AppSnapshot(app: "music", pid: 42, uid: 1000, status: engine.status(of: "music")!)])
+            device: engine.deviceStatus, apps: [AppSnapshot(app: "music", pid: 42, uid: 1000, status: engine.status(of: "music")!)],
+            violations: ["A2: more than one active non-mixable session: [music, maps]"])
         var messages: [ServerMessage] = [
             .welcome(version: 1, daemonPID: 1234), .reply(id: 1, .done),
             .reply(id: 2, .failed(SessionError(.cannotInterruptOthers, "A4: …"))), .reply(id: 3, .status(status)),
