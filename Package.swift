@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "AVFAudio", targets: ["AVFAudio"]),
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
+        // Audio Session Services for C: libAudioSessionServices.so and AudioSessionServices.h.
+        .library(name: "AudioSessionServices", type: .dynamic, targets: ["AudioSessionServices"]),
         .executable(name: "audiosession", targets: ["audiosession"]),
         .executable(name: "audiosessiond", targets: ["audiosessiond"]),
     ],
@@ -57,6 +59,12 @@ let package = Package(
         // Apple's names over AudioSession (no logic of its own), for code written for iOS.
         .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionEngine"], swiftSettings: strict),
         .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: strict),
+        // The C API (SPEC §14): the public header, and Swift that only converts to AudioSession.
+        .target(name: "CAudioSessionServices"),
+        .target(
+            name: "AudioSessionServices",
+            dependencies: ["CAudioSessionServices", "AudioSession", "AudioSessionEngine", "Scenarios"],
+            swiftSettings: strict),
         // Scenario files: parser and runner (SCENARIOS.md).
         .target(name: "Scenarios", dependencies: ["AudioSessionEngine", "AudioSession", "AudioSessionWire"], swiftSettings: strict),
         // The `audiosession` CLI: argument parsing, wiring and printing only.

@@ -22,6 +22,15 @@ public struct ScenarioParser {
         return parser.scenario
     }
 
+    /// A system event written as a scenario's `system` step without the word, e.g.
+    /// `call begin` or `unplug headset-1` (the CLI's `system` command and the C API's simulation).
+    public static func systemEvent(_ words: String) throws(ScenarioParseError) -> SystemEvent {
+        var cursor = LineCursor(file: "system event", line: 1, text: Substring(trimmed(Substring(words))))
+        let event = try StepSyntax.systemEvent(&cursor)
+        try cursor.expectEnd()
+        return event
+    }
+
     private static func trimmed(_ text: Substring) -> String {
         String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
     }

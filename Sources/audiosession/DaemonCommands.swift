@@ -113,14 +113,11 @@ extension AudioSessionCommand {
 
         /// The system event the words name, parsed as a scenario line.
         func event() throws -> SystemEvent {
-            let line = "system " + words.joined(separator: " ")
             do {
-                let scenario = try ScenarioParser.parse(line, file: "command line")
-                if case .perform(.system(let event), _)? = scenario.steps.first?.action { return event }
+                return try ScenarioParser.systemEvent(words.joined(separator: " "))
             } catch {
                 throw ValidationError("\(error.description)")
             }
-            throw ValidationError("\(line) is not a system step")
         }
 
         func run() throws {

@@ -30,6 +30,9 @@ extension AudioSessionCommand {
         @Option(help: "Milliseconds between system events (0: none).")
         var systemInterval = 20.0
 
+        @Option(help: "Milliseconds each client waits between its operations (0: as fast as the daemon answers).")
+        var pause = 0.0
+
         @Option(help: "Allowed RSS growth after the warm-up, in percent.")
         var rssTolerance = 10.0
 
@@ -44,6 +47,7 @@ extension AudioSessionCommand {
             guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
             if let warmUp, !(0..<seconds).contains(warmUp) { throw ValidationError("--warm-up must be less than --seconds") }
             guard systemInterval >= 0 else { throw ValidationError("--system-interval must not be negative") }
+            guard pause >= 0 else { throw ValidationError("--pause must not be negative") }
         }
 
         func run() throws {
@@ -65,7 +69,7 @@ extension AudioSessionCommand {
             raiseDescriptorLimit(to: clients + 64)
             let settings = SoakLoad.Settings(
                 socket: socketPath, clients: clients, seconds: seconds, warmUp: warmUp ?? seconds / 6,
-                systemInterval: systemInterval / 1000, seed: seed)
+                systemInterval: systemInterval / 1000, pause: pause / 1000, seed: seed)
             print("soak: \(clients) clients for \(seconds) s against \(socket ?? "a private daemon"), warm-up \(settings.warmUp) s")
             let load: SoakLoad
             do {

@@ -15,6 +15,8 @@ final class SoakLoad {
         var warmUp: Double
         /// Seconds between system events; 0 for none.
         var systemInterval: Double
+        /// Seconds a client waits between its operations (0: none, as fast as the daemon answers).
+        var pause: Double
         var seed: UInt64
     }
 
@@ -28,6 +30,8 @@ final class SoakLoad {
         var awaiting: UInt32 = 0
         var configuration = 0
         var lastSequence: UInt64?
+        /// When paused: the time its next operation is due (0: not waiting).
+        var due: UInt64 = 0
         var app: AppID { AppID("soak-\(index)-\(generation % 2 == 0 ? "a" : "b")") }
         let index: Int
     }
@@ -64,8 +68,9 @@ final class SoakLoad {
         var warmedUp = false
         var nextSample = start
         while Self.now() < end {
-            pollOnce(timeoutMilliseconds: 5)
+            pollOnce(timeoutMilliseconds: settings.pause > 0 ? 1 : 5)
             controller.tick(now: Self.now(), &tally)
+            if settings.pause > 0 { sendDue(now: Self.now()) }
             if Self.now() >= nextSample {
                 nextSample += UInt64(settings.seconds * 1e8)
                 if let rss = controller.daemonPID.flatMap({ ProcessMemory.residentKiB(of: $0) }) { tally.rssSamples.append(rss) }
@@ -133,7 +138,11 @@ final class SoakLoad {
             guard id == clients[index].awaiting else { return tally.error("\(app): a reply to request \(id) it did not send") }
             tally.operations += 1
             check(reply, of: Self.cycle(clients[index].configuration)[clients[index].step], app)
-            next(index)
+            if settings.pause > 0 {
+                clients[index].due = Self.now() + UInt64(settings.pause * 1e9)
+            } else {
+                next(index)
+            }
         case .event(.notification(let sequence, _)):
             tally.notifications += 1
             if let last = clients[index].lastSequence, sequence <= last {
@@ -160,6 +169,13 @@ final class SoakLoad {
             tally.refusedActivations += 1  // A3: a call is active
         default:
             tally.error("\(app): \(call) answered \(reply)")
+        }
+    }
+
+    private func sendDue(now: UInt64) {
+        for index in clients.indices where clients[index].due != 0 && clients[index].due <= now {
+            clients[index].due = 0
+            next(index)
         }
     }
 
