@@ -32,6 +32,8 @@ final class SoakLoad {
         var lastSequence: UInt64?
         /// When paused: the time its next operation is due (0: not waiting).
         var due: UInt64 = 0
+        /// Answered while the load rests; goes on when it resumes.
+        var held = false
         var app: AppID { AppID("soak-\(index)-\(generation % 2 == 0 ? "a" : "b")") }
         let index: Int
     }
@@ -48,6 +50,12 @@ final class SoakLoad {
     private var random: SplitMix64
     private(set) var tally = SoakTally()
     private var buffer = [UInt8](repeating: 0, count: 65_536)
+    /// Hellos and requests sent and not yet answered.
+    private var inFlight = 0
+    /// While measuring the daemon at rest, answers hold their client instead of sending on.
+    private var resting = false
+    /// Time spent at rest, left out of the operations per second.
+    private(set) var restNanoseconds: UInt64 = 0
 
     init(_ settings: Settings) throws {
         self.settings = settings
@@ -77,15 +85,35 @@ final class SoakLoad {
             }
             if !warmedUp, Self.now() >= warmEnd {
                 warmedUp = true
-                tally.rssAfterWarmUp = controller.daemonPID.flatMap { ProcessMemory.residentKiB(of: $0) }
+                tally.rssAfterWarmUp = rssAtRest()
             }
         }
-        tally.rssEnd = controller.daemonPID.flatMap { ProcessMemory.residentKiB(of: $0) }
+        tally.rssEnd = rssAtRest()
         for index in clients.indices {
             clients[index].connection?.close()
             clients[index].connection = nil
         }
         controller.finish(&tally, &buffer)
+    }
+
+    /// The daemon's RSS at rest, so queues in flight do not count as growth: every client
+    /// answered and read, then a little longer than the daemon's memory trim interval (2 s),
+    /// with every app still connected. The load resumes afterwards.
+    private func rssAtRest() -> Int? {
+        let began = Self.now()
+        resting = true
+        let deadline = began + 10_000_000_000
+        while inFlight > 0, Self.now() < deadline { pollOnce(timeoutMilliseconds: 5) }
+        let settled = Self.now() + 2_500_000_000
+        while Self.now() < settled { pollOnce(timeoutMilliseconds: 50) }
+        let rss = controller.daemonPID.flatMap { ProcessMemory.residentKiB(of: $0) }
+        resting = false
+        for index in clients.indices where clients[index].held {
+            clients[index].held = false
+            if clients[index].step < 0 { send(index, step: 0) } else { next(index) }
+        }
+        restNanoseconds += Self.now() - began
+        return rss
     }
 
     private func pollOnce(timeoutMilliseconds: Int32) {
@@ -104,6 +132,7 @@ final class SoakLoad {
         do {
             let hello = Hello(role: .app(clients[index].app, [.backgroundAudio]))
             clients[index].connection = try SoakConnection(socket: settings.socket, hello: hello)
+            inFlight += 1
         } catch {
             tally.error("\(clients[index].app): cannot connect: \(error)")
             clients[index].connection = nil
@@ -116,6 +145,7 @@ final class SoakLoad {
         do {
             guard let messages = try connection.receive(into: &buffer) else {
                 tally.error("\(app): the daemon closed the connection")
+                if !clients[index].held, clients[index].due == 0 { inFlight -= 1 }  // its request is lost
                 connection.close()
                 clients[index].connection = nil
                 return connect(index)
@@ -131,14 +161,18 @@ final class SoakLoad {
         let app = clients[index].app
         switch message {
         case .welcome:
+            inFlight -= 1
             tally.connects += 1
             tally.operations += 1
-            send(index, step: 0)
+            if resting { clients[index].held = true } else { send(index, step: 0) }
         case .reply(let id, let reply):
             guard id == clients[index].awaiting else { return tally.error("\(app): a reply to request \(id) it did not send") }
+            inFlight -= 1
             tally.operations += 1
             check(reply, of: Self.cycle(clients[index].configuration)[clients[index].step], app)
-            if settings.pause > 0 {
+            if resting {
+                clients[index].held = true
+            } else if settings.pause > 0 {
                 clients[index].due = Self.now() + UInt64(settings.pause * 1e9)
             } else {
                 next(index)
@@ -194,6 +228,7 @@ final class SoakLoad {
         let call = Self.cycle(clients[index].configuration)[step]
         do {
             clients[index].awaiting = try clients[index].connection!.request(.call(call))
+            inFlight += 1
         } catch {
             tally.error("\(clients[index].app): cannot send \(call): \(error)")
         }

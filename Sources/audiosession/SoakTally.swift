@@ -11,7 +11,8 @@ struct SoakTally {
     var invariantChecks = 0
     private(set) var errorCount = 0
     private(set) var firstErrors: [String] = []
-    /// Daemon RSS in KiB: before any app, after the warm-up, at the end with every app connected.
+    /// Daemon RSS in KiB: before any app; after the warm-up and at the end, at rest (nothing in
+    /// flight, every app connected).
     var rssStart: Int?
     var rssAfterWarmUp: Int?
     var rssEnd: Int?
@@ -32,13 +33,13 @@ struct SoakTally {
     func report(seconds: Double, tolerance: Double) -> String {
         func mib(_ kib: Int?) -> String { kib.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "unknown" }
         var lines = [
-            "operations \(operations) (\(Int(Double(operations) / seconds))/s): connects \(connects), activations \(activations)"
+            "operations \(operations) (\(Int(Double(operations) / seconds))/s under load): connects \(connects), activations \(activations)"
                 + " (refused by A3 during a call: \(refusedActivations)), system events \(systemEvents)",
             "notifications received \(notifications)",
             "invariant checks \(invariantChecks) during the run and after it",
-            "daemon RSS: start \(mib(rssStart)), after warm-up \(mib(rssAfterWarmUp)), end \(mib(rssEnd))"
+            "daemon RSS: start \(mib(rssStart)), at rest after warm-up \(mib(rssAfterWarmUp)), at rest at the end \(mib(rssEnd))"
                 + (rssGrowth.map { String(format: " (%+.1f%% since warm-up; tolerance %.0f%%)", $0, tolerance) } ?? ""),
-            "daemon RSS each tenth of the run (MiB): "
+            "daemon RSS under load, each tenth of the run (MiB): "
                 + rssSamples.map { String(format: "%.1f", Double($0) / 1024) }.joined(separator: " "),
             "errors \(errorCount)",
         ]
