@@ -65,6 +65,15 @@ let package = Package(
             name: "AudioSessionServices",
             dependencies: ["CAudioSessionServices", "AudioSession", "AudioSessionEngine", "Scenarios"],
             swiftSettings: strict),
+        // The PulseAudio/PipeWire backend: libpulse (a system library) and the mapping of the
+        // server's sinks and sources to session ports.
+        // Headers and library from Debian's libpulse-dev in the standard paths (pkg-config would add
+        // -pthread, which SwiftPM refuses with a warning).
+        .systemLibrary(name: "CPulse"),
+        .target(
+            name: "PulseBackend",
+            dependencies: ["CPulse", "AudioSessionEngine", "AudioSessionServer", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         // Scenario files: parser and runner (SCENARIOS.md).
         .target(name: "Scenarios", dependencies: ["AudioSessionEngine", "AudioSession", "AudioSessionWire"], swiftSettings: strict),
         // The `audiosession` CLI: argument parsing, wiring and printing only.
@@ -80,6 +89,7 @@ let package = Package(
         .executableTarget(
             name: "audiosessiond",
             dependencies: [
+                "PulseBackend",
                 "AudioSessionServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -116,6 +126,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "PulseBackendTests",
+            dependencies: [
+                "PulseBackend", "AudioSession", "AudioSessionServer", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios"], swiftSettings: strict),
     ]
 )

@@ -145,6 +145,17 @@ public final class Arbiter: Sendable {
 
 extension Arbiter {
     /// Closes every connection (the daemon is stopping); clients see media services lost (MS1).
+    /// A change of the device reported by a backend (a sound server's sink or source appeared
+    /// or went away): applied as a system step, its notifications delivered like any other's.
+    /// - Returns: the engine's error, if the step failed (it then changed nothing, A7).
+    @discardableResult
+    public func deviceChanged(_ event: SystemEvent) -> SessionError? {
+        state.withLock { state in
+            if case .failed(let error) = perform(.system(event), &state) { return error }
+            return nil
+        }
+    }
+
     public func closeAll() {
         let sinks = state.withLock { state in state.connections.values.map(\.sink) }
         for sink in sinks { sink.close() }

@@ -4,6 +4,7 @@ import AudioSessionServer
 import AudioSessionWire
 import FoundationEssentials
 import Logging
+import PulseBackend
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -26,8 +27,14 @@ struct Daemon: AsyncParsableCommand {
     @Option(help: "The socket path (default $XDG_RUNTIME_DIR/audiosession/socket). Its directory must be mode 700.")
     var socket: String?
 
-    @Option(help: "The simulated device: \(DeviceProfile.allCases.map(\.name).joined(separator: ", ")).")
-    var device: String = "iphone"
+    @Option(help: "The simulated device: \(DeviceProfile.allCases.map(\.name).joined(separator: ", ")) (its built-in ports with --backend pulse; default iphone, desktop with pulse).")
+    var device: String?
+
+    @Option(help: "Where the ports come from: simulated (the profile and `system plug`), or pulse (a PulseAudio server or PipeWire's pipewire-pulse: its sinks and sources).")
+    var backend: String = "simulated"
+
+    @Option(help: "The PulseAudio server for --backend pulse, e.g. unix:/run/user/1000/pulse/native (default: PULSE_SERVER, then the user's).")
+    var pulseServer: String?
 
     @Option(help: "The duck level (D1), 0…1.")
     var duckLevel: Double = 0.2
@@ -42,9 +49,11 @@ struct Daemon: AsyncParsableCommand {
     var logLevel: String = "info"
 
     func validate() throws {
-        guard DeviceProfile(name: device) != nil else {
+        if let device, DeviceProfile(name: device) == nil {
             throw ValidationError("unknown device \(device); use one of \(DeviceProfile.allCases.map(\.name).joined(separator: ", "))")
         }
+        guard ["simulated", "pulse"].contains(backend) else { throw ValidationError("--backend must be simulated or pulse, not \(backend)") }
+        if pulseServer != nil, backend != "pulse" { throw ValidationError("--pulse-server needs --backend pulse") }
         guard (0...1).contains(duckLevel) else { throw ValidationError("--duck-level must be within 0…1, not \(duckLevel)") }
         guard PermissionPolicy(rawValue: permissionPrompt) != nil else {
             throw ValidationError("--permission-prompt must be ask, grant or deny, not \(permissionPrompt)")
@@ -60,10 +69,13 @@ struct Daemon: AsyncParsableCommand {
             let store = try stateDir.map { (dir: String) throws(StoreError) in try SettingsStore(directory: dir) }
             let arbiter = try Arbiter(
                 configuration: .init(
-                    profile: DeviceProfile(name: device) ?? .iphone, duckLevel: duckLevel, store: store,
+                    profile: DeviceProfile(name: device ?? (backend == "pulse" ? "desktop" : "iphone")) ?? .iphone,
+                    duckLevel: duckLevel, store: store,
                     permissionPolicy: PermissionPolicy(rawValue: permissionPrompt) ?? .ask,
                     now: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) }),
                 logger: logger)
+            let pulse = backend == "pulse" ? try PulseBackend(arbiter: arbiter, server: pulseServer, logger: logger) : nil
+            defer { pulse?.close() }
             let service = DaemonService(socketPath: path, arbiter: arbiter, logger: logger)
             let group = ServiceGroup(
                 configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -72,6 +84,8 @@ struct Daemon: AsyncParsableCommand {
             fail(error.message)
         } catch let error as SocketPathError {
             fail(error.message)
+        } catch let error as PulseServer.ConnectionError {
+            fail("--backend pulse: \(error.description)")
         }
     }
 

@@ -2,6 +2,9 @@
 public struct AccessoryKind: Hashable, Sendable, CustomStringConvertible {
     enum Kind: UInt8, CaseIterable, Sendable {
         case headphones, headset, bluetoothA2DP, bluetoothHFP, bluetoothHeadset, usb, hdmi, lineOut, lineIn, airPlay, car
+        // Beyond §9.1 (decision): one-direction devices as a sound server lists them, each sink
+        // and source an accessory of its own.
+        case wiredMicrophone, usbOutput, usbInput
     }
 
     let kind: Kind
@@ -19,6 +22,12 @@ public struct AccessoryKind: Hashable, Sendable, CustomStringConvertible {
     public static let lineIn = AccessoryKind(.lineIn)
     public static let airPlay = AccessoryKind(.airPlay)
     public static let car = AccessoryKind(.car)
+    /// A wired microphone alone (a headset's source on a sound server): MicrophoneWired, input.
+    public static let wiredMicrophone = AccessoryKind(.wiredMicrophone)
+    /// A USB audio device's output alone (a USB sink).
+    public static let usbOutput = AccessoryKind(.usbOutput)
+    /// A USB audio device's input alone (a USB source).
+    public static let usbInput = AccessoryKind(.usbInput)
 
     public static let allCases: [AccessoryKind] = Kind.allCases.map(AccessoryKind.init)
 
@@ -36,6 +45,9 @@ public struct AccessoryKind: Hashable, Sendable, CustomStringConvertible {
         case .lineIn: "line-in"
         case .airPlay: "airplay"
         case .car: "car"
+        case .wiredMicrophone: "wired-mic"
+        case .usbOutput: "usb-out"
+        case .usbInput: "usb-in"
         }
     }
 
@@ -70,6 +82,9 @@ public struct AccessoryKind: Hashable, Sendable, CustomStringConvertible {
         case .lineIn: [port(.lineIn, "Line In", input: true)]
         case .airPlay: [port(.airPlay, "AirPlay", input: false)]
         case .car: [port(.carAudio, "CarPlay", input: false), port(.carAudio, "CarPlay", input: true)]
+        case .wiredMicrophone: [port(.microphoneWired, "Microphone", input: true)]
+        case .usbOutput: [port(.usbAudio, "USB Audio", input: false)]
+        case .usbInput: [port(.usbAudio, "USB Audio", input: true)]
         }
     }
 }

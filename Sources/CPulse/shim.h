@@ -1,0 +1,2 @@
+/* libpulse (Debian: libpulse-dev), found by pkg-config `libpulse`. */
+#include <pulse/pulseaudio.h>

@@ -1,0 +1,98 @@
+import AudioSessionEngine
+import AudioSessionServer
+import Logging
+import Synchronization
+
+/// The sound server's devices as the session's ports: every sink and source that maps to an
+/// accessory (`PulseDevice.role`) is plugged into the arbiter with its name as the UID while it
+/// exists and its active port is available, and unplugged when it goes — so apps see
+/// `newDeviceAvailable` / `oldDeviceUnavailable` route changes (RT11) as on a phone. The
+/// internal speaker and microphone are the profile's built-in ports.
+///
+/// Applying the arbiter's decisions to the server's streams (moves, gains, mutes) is not here
+/// yet (issue 6, next step).
+public final class PulseBackend: Sendable {
+    struct State {
+        /// Server index → device name, per direction, to know what a `removed` event names.
+        var names: [Bool: [UInt32: String]] = [true: [:], false: [:]]
+        /// Plugged accessories by UID, with their kind.
+        var plugged: [String: AccessoryKind] = [:]
+        /// The server devices standing for the built-in ports.
+        var builtInSpeaker: String?
+        var builtInMicrophone: String?
+    }
+
+    private let arbiter: Arbiter
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let server = Mutex<PulseServer?>(nil)
+
+    /// Connects to the server and keeps the arbiter's ports in step with it until `close()`.
+    public init(arbiter: Arbiter, server address: String?, logger: Logger) throws(PulseServer.ConnectionError) {
+        self.arbiter = arbiter
+        self.logger = logger
+        let connection = try PulseServer(server: address) { [weak self] event in self?.handle(event) }
+        server.withLock { $0 = connection }
+    }
+
+    public func close() {
+        server.withLock { server in
+            server?.close()
+            server = nil
+        }
+    }
+
+    /// The accessories plugged for server devices, by UID (for status and tests).
+    public var pluggedAccessories: [String: AccessoryKind] { state.withLock { $0.plugged } }
+
+    /// The server devices standing for the built-in speaker and microphone, if any.
+    public var builtIns: (speaker: String?, microphone: String?) {
+        state.withLock { ($0.builtInSpeaker, $0.builtInMicrophone) }
+    }
+
+    private func handle(_ event: PulseServer.Event) {
+        switch event {
+        case .present(let device):
+            state.withLock { $0.names[device.isSink, default: [:]][device.index] = device.name }
+            update(device)
+        case .removed(let index, let isSink):
+            guard let name = state.withLock({ $0.names[isSink]?.removeValue(forKey: index) }) else { return }
+            unplug(name, because: "removed")
+        }
+    }
+
+    private func update(_ device: PulseDevice) {
+        switch device.role {
+        case .builtInSpeaker:
+            state.withLock { $0.builtInSpeaker = device.name }
+        case .builtInMicrophone:
+            state.withLock { $0.builtInMicrophone = device.name }
+        case .ignored(let reason):
+            logger.debug("server device not a session port", metadata: ["device": "\(device.name)", "reason": "\(reason)"])
+        case .accessory(let kind):
+            let current = state.withLock { $0.plugged[device.name] }
+            if current != nil, current != kind || !device.isAvailable {
+                unplug(device.name, because: device.isAvailable ? "now a \(kind)" : "its port is unavailable")
+            }
+            if device.isAvailable, current != kind { plug(kind, device) }
+        }
+    }
+
+    private func plug(_ kind: AccessoryKind, _ device: PulseDevice) {
+        if let error = arbiter.deviceChanged(.plug(kind, uid: device.name)) {
+            logger.warning("cannot plug a server device", metadata: ["device": "\(device.name)", "error": "\(error)"])
+            return
+        }
+        state.withLock { $0.plugged[device.name] = kind }
+        logger.info("plugged", metadata: ["device": "\(device.name)", "as": "\(kind)"])
+    }
+
+    private func unplug(_ name: String, because reason: String) {
+        guard state.withLock({ $0.plugged.removeValue(forKey: name) }) != nil else { return }
+        if let error = arbiter.deviceChanged(.unplug(uid: name)) {
+            logger.warning("cannot unplug a server device", metadata: ["device": "\(name)", "error": "\(error)"])
+            return
+        }
+        logger.info("unplugged", metadata: ["device": "\(name)", "reason": "\(reason)"])
+    }
+}

@@ -1,0 +1,157 @@
+import CPulse
+import Synchronization
+
+/// A connection to a PulseAudio server (or PipeWire's pipewire-pulse) on libpulse's threaded
+/// main loop: it lists the sinks and sources and reports each one that appears, changes or
+/// goes away. The handler runs on the main loop's thread, one event at a time.
+public final class PulseServer: @unchecked Sendable {
+    /// What happened to a sink or source.
+    public enum Event: Sendable {
+        /// Listed at connection, new, or changed (its active port, availability, properties).
+        case present(PulseDevice)
+        case removed(index: UInt32, isSink: Bool)
+    }
+
+    public struct ConnectionError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private let mainloop: OpaquePointer
+    private let context: OpaquePointer
+    private let handler: @Sendable (Event) -> Void
+    /// The initial sink and source listings not finished yet (main loop's lock held).
+    private var pendingListings = 2
+
+    /// Connects (bounded by libpulse's own timeout) and starts reporting: every existing sink
+    /// and source as `present` before it returns, then changes as they happen.
+    /// - Parameter server: a server string such as `unix:/run/…/native`; nil for the default
+    ///   (`PULSE_SERVER`, then the user's server).
+    public init(server: String?, handler: @escaping @Sendable (Event) -> Void) throws(ConnectionError) {
+        guard let mainloop = pa_threaded_mainloop_new() else { throw ConnectionError(description: "cannot create a main loop") }
+        guard let context = pa_context_new(pa_threaded_mainloop_get_api(mainloop), "audiosessiond") else {
+            pa_threaded_mainloop_free(mainloop)
+            throw ConnectionError(description: "cannot create a libpulse context")
+        }
+        self.mainloop = mainloop
+        self.context = context
+        self.handler = handler
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        pa_context_set_state_callback(context, { _, userdata in
+            let server = Unmanaged<PulseServer>.fromOpaque(userdata!).takeUnretainedValue()
+            pa_threaded_mainloop_signal(server.mainloop, 0)
+        }, me)
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0, pa_threaded_mainloop_start(mainloop) >= 0 else {
+            throw ConnectionError(description: "cannot connect to \(server ?? "the default server"): \(Self.lastError(context))")
+        }
+        while true {
+            let state = pa_context_get_state(context)
+            if state == PA_CONTEXT_READY { break }
+            guard state != PA_CONTEXT_FAILED, state != PA_CONTEXT_TERMINATED else {
+                throw ConnectionError(description: "cannot connect to \(server ?? "the default server"): \(Self.lastError(context))")
+            }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+        pa_context_set_subscribe_callback(context, { context, event, index, userdata in
+            Unmanaged<PulseServer>.fromOpaque(userdata!).takeUnretainedValue().changed(context!, event, index)
+        }, me)
+        let mask = PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue
+        pa_operation_unref(pa_context_subscribe(context, pa_subscription_mask_t(mask), nil, nil))
+        pa_operation_unref(pa_context_get_sink_info_list(context, Self.sinkListing, me))
+        pa_operation_unref(pa_context_get_source_info_list(context, Self.sourceListing, me))
+        while pendingListings > 0, pa_context_get_state(context) == PA_CONTEXT_READY { pa_threaded_mainloop_wait(mainloop) }
+    }
+
+    deinit {
+        pa_threaded_mainloop_lock(mainloop)
+        pa_context_disconnect(context)
+        pa_context_unref(context)
+        pa_threaded_mainloop_unlock(mainloop)
+        pa_threaded_mainloop_stop(mainloop)
+        pa_threaded_mainloop_free(mainloop)
+    }
+
+    /// Stops reporting and closes the connection (also done when the object goes away).
+    public func close() {
+        pa_threaded_mainloop_lock(mainloop)
+        pa_context_set_subscribe_callback(context, nil, nil)
+        pa_threaded_mainloop_unlock(mainloop)
+    }
+
+    private static func lastError(_ context: OpaquePointer) -> String {
+        String(cString: pa_strerror(pa_context_errno(context)))
+    }
+
+    /// On the main loop's thread: a sink or source appeared, changed or went away.
+    private func changed(_ context: OpaquePointer, _ event: pa_subscription_event_type_t, _ index: UInt32) {
+        let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
+        let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+        let isSink = facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue
+        guard isSink || facility == PA_SUBSCRIPTION_EVENT_SOURCE.rawValue else { return }
+        if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.removed(index: index, isSink: isSink)) }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        if isSink {
+            pa_operation_unref(pa_context_get_sink_info_by_index(context, index, Self.sinkInfo, me))
+        } else {
+            pa_operation_unref(pa_context_get_source_info_by_index(context, index, Self.sourceInfo, me))
+        }
+    }
+
+    private static let sinkInfo: pa_sink_info_cb_t = { _, info, end, userdata in
+        guard end == 0, let info = info?.pointee else { return }
+        server(userdata).handler(.present(device(info)))
+    }
+
+    private static let sourceInfo: pa_source_info_cb_t = { _, info, end, userdata in
+        guard end == 0, let info = info?.pointee else { return }
+        server(userdata).handler(.present(device(info)))
+    }
+
+    /// The initial listings: the same, and the end of each lets `init` return.
+    private static let sinkListing: pa_sink_info_cb_t = { context, info, end, userdata in
+        guard end == 0 else { return server(userdata).listingEnded() }
+        sinkInfo(context, info, end, userdata)
+    }
+
+    private static let sourceListing: pa_source_info_cb_t = { context, info, end, userdata in
+        guard end == 0 else { return server(userdata).listingEnded() }
+        sourceInfo(context, info, end, userdata)
+    }
+
+    private func listingEnded() {
+        pendingListings -= 1
+        pa_threaded_mainloop_signal(mainloop, 0)
+    }
+
+    private static func server(_ userdata: UnsafeMutableRawPointer?) -> PulseServer {
+        Unmanaged<PulseServer>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    private static func device(_ info: pa_sink_info) -> PulseDevice {
+        let port = info.active_port?.pointee
+        return PulseDevice(
+            index: info.index, name: String(cString: info.name), description: info.description.map { String(cString: $0) } ?? "",
+            isSink: true, properties: properties(info.proplist), activePortName: port.map { String(cString: $0.name) },
+            activePortType: port.map { UInt32($0.type) } ?? 0, isAvailable: port.map { $0.available != 1 } ?? true)
+    }
+
+    private static func device(_ info: pa_source_info) -> PulseDevice {
+        let port = info.active_port?.pointee
+        return PulseDevice(
+            index: info.index, name: String(cString: info.name), description: info.description.map { String(cString: $0) } ?? "",
+            isSink: false, properties: properties(info.proplist), activePortName: port.map { String(cString: $0.name) },
+            activePortType: port.map { UInt32($0.type) } ?? 0, isAvailable: port.map { $0.available != 1 } ?? true)
+    }
+
+    /// The proplist keys the port mapping reads.
+    private static func properties(_ list: OpaquePointer?) -> [String: String] {
+        var result: [String: String] = [:]
+        for key in ["device.bus", "device.form_factor", "device.class", "device.master_device", "bluetooth.protocol",
+            "device.profile.name", "api.bluez5.profile", "device.description"]
+        {
+            if let value = pa_proplist_gets(list, key) { result[key] = String(cString: value) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+
+/// A private, headless PulseAudio for one test: its own runtime directory (0700) and socket,
+/// with a null sink `speaker` and a source `mic` standing for the internal speaker and
+/// microphone (NOTES.md). Devices come and go
+/// with `pactl load-module` / `unload-module`. Stopped by `stop()`.
+///
+/// Started with posix_spawn, not Foundation's Process: pulseaudio closes every inherited
+/// descriptor at start, which Foundation takes for the child's exit, and it then blocks its
+/// run loop in wait4 (and every later Process with it).
+final class PulseFixture: Sendable {
+    let directory: String
+    let pid: pid_t
+    var server: String { "unix:\(directory)/native" }
+
+    struct StartError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init() throws {
+        var template = Array("/tmp/audiosession-pulse-XXXXXX".utf8CString)
+        directory = String(cString: mkdtemp(&template)!)
+        let arguments = [
+            "/usr/bin/pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr", "--log-level=error",
+            "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(directory)/native",
+            "-L", "module-null-sink sink_name=speaker sink_properties=device.form_factor=internal",
+            "-L", "module-remap-source master=speaker.monitor source_name=mic source_properties=device.form_factor=internal",
+        ]
+        let environment = ["XDG_RUNTIME_DIR=\(directory)", "HOME=\(directory)", "PATH=/usr/bin:/bin"]
+        var pid: pid_t = 0
+        let spawned = withCStrings(arguments) { argv in
+            withCStrings(environment) { envp in posix_spawn(&pid, argv[0]!, nil, nil, argv, envp) }
+        }
+        guard spawned == 0 else { throw StartError(description: "cannot start pulseaudio: \(String(cString: strerror(spawned)))") }
+        self.pid = pid
+        let deadline = Date().addingTimeInterval(10)
+        while (try? pactl(["info"])) == nil {
+            guard kill(pid, 0) == 0, Date() < deadline else {
+                stop()
+                throw StartError(description: "pulseaudio did not start in \(directory)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// Runs pactl against this server and returns its output.
+    @discardableResult
+    func pactl(_ arguments: [String]) throws -> String {
+        let pactl = Process()
+        pactl.executableURL = URL(fileURLWithPath: "/usr/bin/pactl")
+        pactl.arguments = arguments
+        pactl.environment = ["PULSE_SERVER": server, "XDG_RUNTIME_DIR": directory, "HOME": directory]
+        let pipe = Pipe()
+        pactl.standardOutput = pipe
+        pactl.standardError = FileHandle.nullDevice
+        try pactl.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        pactl.waitUntilExit()
+        guard pactl.terminationStatus == 0 else { throw StartError(description: "pactl \(arguments) failed") }
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Loads a null sink (or source) with device properties; returns the module index.
+    func load(sink name: String, _ properties: String) throws -> String {
+        try pactl(["load-module", "module-null-sink", "sink_name=\(name)", "sink_properties=\(properties)"])
+    }
+
+    /// A source with properties: a remap of the speaker's monitor (module-null-source takes none).
+    func load(source name: String, _ properties: String) throws -> String {
+        try pactl([
+            "load-module", "module-remap-source", "master=speaker.monitor", "source_name=\(name)", "source_properties=\(properties)",
+        ])
+    }
+
+    func unload(_ module: String) throws { try pactl(["unload-module", module]) }
+
+    func stop() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// A NULL-terminated array of C strings for posix_spawn, alive during `body`.
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return body(pointers)
+}

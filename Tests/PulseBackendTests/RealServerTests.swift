@@ -1,0 +1,83 @@
+import AudioSession
+import AudioSessionServer
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import PulseBackend
+
+/// Issue 6 against a real, headless PulseAudio: its devices plug and unplug session ports, and
+/// apps hear of it as route changes (RT11).
+@Suite("PulseAudio devices as session ports", .serialized)
+struct RealServerTests {
+    /// Notifications of a session, waited for with a bound.
+    final class Heard: Sendable {
+        let items = Mutex<[SessionNotification]>([])
+
+        init(_ session: AudioSession) {
+            session.addNotificationHandler { [self] notification in items.withLock { $0.append(notification) } }
+        }
+
+        func routeChange(_ reason: RouteChangeReason, within seconds: Double = 10) -> (previous: Route, current: Route)? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                let found = items.withLock { items -> (Route, Route)? in
+                    guard let index = items.firstIndex(where: {
+                        if case .routeChange(reason, _, _) = $0 { true } else { false }
+                    }) else { return nil }
+                    guard case .routeChange(_, let previous, let current) = items.remove(at: index) else { return nil }
+                    return (previous, current)
+                }
+                if let found { return found }
+                usleep(5_000)
+            }
+            return nil
+        }
+    }
+
+    @Test("Headphones and a headset microphone appear and go: route changes with the sink and source names as UIDs")
+    func plugAndUnplug() throws {
+        let pulse = try PulseFixture()
+        defer { pulse.stop() }
+        let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let backend = try PulseBackend(arbiter: arbiter, server: pulse.server, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        defer { backend.close() }
+        let session = AudioSession(appID: "music", transport: .inProcess(arbiter))
+        let heard = Heard(session)
+        try session.setCategory(.playAndRecord)
+        try session.setActive(true)
+        // The internal devices stand for the built-in ports, known before the backend's init returns.
+        #expect(backend.builtIns.speaker == "speaker")
+        #expect(backend.builtIns.microphone == "mic")
+
+        let phones = try pulse.load(sink: "phones", "device.form_factor=headphone")
+        let plugged = heard.routeChange(.newDeviceAvailable)
+        #expect(plugged?.current.outputs.map(\.uid) == ["phones"])
+        #expect(plugged?.current.outputs.map(\.type) == [.headphones])
+        let mic = try pulse.load(source: "headset-mic", "device.form_factor=headset")
+        #expect(heard.routeChange(.newDeviceAvailable)?.current.inputs.map(\.type) == [.microphoneWired])
+        #expect(backend.pluggedAccessories == ["phones": .headphones, "headset-mic": .wiredMicrophone])
+
+        try pulse.unload(phones)
+        let unplugged = heard.routeChange(.oldDeviceUnavailable)
+        #expect(unplugged?.previous.outputs.map(\.uid) == ["phones"])
+        #expect(unplugged?.current.outputs.map(\.type) == [.speaker])
+        try pulse.unload(mic)
+        #expect(heard.routeChange(.oldDeviceUnavailable)?.current.inputs.map(\.type) == [.microphoneBuiltIn])
+        #expect(backend.pluggedAccessories.isEmpty)
+        #expect(arbiter.engine.invariantViolations.isEmpty)
+        session.close()
+    }
+
+    @Test("No server: the backend refuses to start and names the server")
+    func noServer() {
+        let arbiter = try! Arbiter(configuration: .init(), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        do {
+            _ = try PulseBackend(arbiter: arbiter, server: "unix:/nonexistent/native", logger: Logger(label: "test"))
+            Issue.record("connected to a server that does not exist")
+        } catch {
+            #expect(error.description.contains("unix:/nonexistent/native"))
+        }
+    }
+}
