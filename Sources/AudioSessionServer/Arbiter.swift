@@ -144,7 +144,6 @@ public final class Arbiter: Sendable {
 }
 
 extension Arbiter {
-    /// Closes every connection (the daemon is stopping); clients see media services lost (MS1).
     /// A change of the device reported by a backend (a sound server's sink or source appeared
     /// or went away): applied as a system step, its notifications delivered like any other's.
     /// - Returns: the engine's error, if the step failed (it then changed nothing, A7).
@@ -156,6 +155,7 @@ extension Arbiter {
         }
     }
 
+    /// Closes every connection (the daemon is stopping); clients see media services lost (MS1).
     public func closeAll() {
         let sinks = state.withLock { state in state.connections.values.map(\.sink) }
         for sink in sinks { sink.close() }

@@ -1,5 +1,6 @@
 import AudioSessionEngine
 import AudioSessionServer
+import Dispatch
 import Logging
 import Synchronization
 
@@ -9,8 +10,11 @@ import Synchronization
 /// `newDeviceAvailable` / `oldDeviceUnavailable` route changes (RT11) as on a phone. The
 /// internal speaker and microphone are the profile's built-in ports.
 ///
-/// Applying the arbiter's decisions to the server's streams (moves, gains, mutes) is not here
-/// yet (issue 6, next step).
+/// Streams of apps that do not use us are *other audio* (`PulseBackend+Streams.swift`).
+/// Moving the library's own streams to their session's route is not here yet (issue 6).
+///
+/// Everything the server reports and everything sent to it goes through one serial queue: the
+/// arbiter is never called with libpulse's lock held, nor libpulse with the arbiter's.
 public final class PulseBackend: Sendable {
     struct State {
         /// Server index → device name, per direction, to know what a `removed` event names.
@@ -20,19 +24,42 @@ public final class PulseBackend: Sendable {
         /// The server devices standing for the built-in ports.
         var builtInSpeaker: String?
         var builtInMicrophone: String?
+        /// Foreign streams by sink-input index.
+        var streams: [UInt32: ForeignStream] = [:]
     }
 
-    private let arbiter: Arbiter
-    private let logger: Logger
-    private let state = Mutex(State())
-    private let server = Mutex<PulseServer?>(nil)
+    let arbiter: Arbiter
+    let logger: Logger
+    let state = Mutex(State())
+    let server = Mutex<PulseServer?>(nil)
+    let queue = DispatchQueue(label: "audiosessiond.pulse")
+    /// The server's events reach the backend through this until `close()`.
+    private let relay = Relay()
+
+    final class Relay: Sendable {
+        let target = Mutex<PulseBackend?>(nil)
+    }
 
     /// Connects to the server and keeps the arbiter's ports in step with it until `close()`.
     public init(arbiter: Arbiter, server address: String?, logger: Logger) throws(PulseServer.ConnectionError) {
         self.arbiter = arbiter
         self.logger = logger
-        let connection = try PulseServer(server: address) { [weak self] event in self?.handle(event) }
+        let queue = queue
+        let relay = relay
+        queue.suspend()  // events wait until the relay knows this backend
+        let connection: PulseServer
+        do {
+            connection = try PulseServer(server: address) { event in
+                queue.async { relay.target.withLock { $0 }?.handle(event) }
+            }
+        } catch {
+            queue.resume()
+            throw error
+        }
+        relay.target.withLock { $0 = self }
         server.withLock { $0 = connection }
+        queue.resume()
+        queue.sync {}  // the initial listing is applied before the daemon starts listening
     }
 
     public func close() {
@@ -40,6 +67,7 @@ public final class PulseBackend: Sendable {
             server?.close()
             server = nil
         }
+        relay.target.withLock { $0 = nil }
     }
 
     /// The accessories plugged for server devices, by UID (for status and tests).
@@ -58,6 +86,10 @@ public final class PulseBackend: Sendable {
         case .removed(let index, let isSink):
             guard let name = state.withLock({ $0.names[isSink]?.removeValue(forKey: index) }) else { return }
             unplug(name, because: "removed")
+        case .streamPresent(let stream):
+            streamPresent(stream)
+        case .streamRemoved(let index):
+            streamRemoved(index)
         }
     }
 

@@ -10,6 +10,9 @@ public final class PulseServer: @unchecked Sendable {
         /// Listed at connection, new, or changed (its active port, availability, properties).
         case present(PulseDevice)
         case removed(index: UInt32, isSink: Bool)
+        /// A playback stream (sink input): listed, new or changed.
+        case streamPresent(PulseStream)
+        case streamRemoved(index: UInt32)
     }
 
     public struct ConnectionError: Error, CustomStringConvertible {
@@ -20,7 +23,7 @@ public final class PulseServer: @unchecked Sendable {
     private let context: OpaquePointer
     private let handler: @Sendable (Event) -> Void
     /// The initial sink and source listings not finished yet (main loop's lock held).
-    private var pendingListings = 2
+    private var pendingListings = 3
 
     /// Connects (bounded by libpulse's own timeout) and starts reporting: every existing sink
     /// and source as `present` before it returns, then changes as they happen.
@@ -56,10 +59,11 @@ public final class PulseServer: @unchecked Sendable {
         pa_context_set_subscribe_callback(context, { context, event, index, userdata in
             Unmanaged<PulseServer>.fromOpaque(userdata!).takeUnretainedValue().changed(context!, event, index)
         }, me)
-        let mask = PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue
+        let mask = PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
         pa_operation_unref(pa_context_subscribe(context, pa_subscription_mask_t(mask), nil, nil))
         pa_operation_unref(pa_context_get_sink_info_list(context, Self.sinkListing, me))
         pa_operation_unref(pa_context_get_source_info_list(context, Self.sourceListing, me))
+        pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamListing, me))
         while pendingListings > 0, pa_context_get_state(context) == PA_CONTEXT_READY { pa_threaded_mainloop_wait(mainloop) }
     }
 
@@ -79,6 +83,22 @@ public final class PulseServer: @unchecked Sendable {
         pa_threaded_mainloop_unlock(mainloop)
     }
 
+    /// Mutes or unmutes a stream (the main loop's lock is taken; not from a libpulse callback).
+    public func setMute(stream index: UInt32, _ muted: Bool) {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        if let operation = pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
+    }
+
+    /// Sets every channel of a stream to a volume (`PA_VOLUME_NORM` is 100%).
+    public func setVolume(stream index: UInt32, channels: UInt8, volume: UInt32) {
+        var levels = pa_cvolume()
+        pa_cvolume_set(&levels, UInt32(max(channels, 1)), volume)
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        if let operation = pa_context_set_sink_input_volume(context, index, &levels, nil, nil) { pa_operation_unref(operation) }
+    }
+
     private static func lastError(_ context: OpaquePointer) -> String {
         String(cString: pa_strerror(pa_context_errno(context)))
     }
@@ -87,6 +107,11 @@ public final class PulseServer: @unchecked Sendable {
     private func changed(_ context: OpaquePointer, _ event: pa_subscription_event_type_t, _ index: UInt32) {
         let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
         let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+        if facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue {
+            if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index)) }
+            pa_operation_unref(pa_context_get_sink_input_info(context, index, Self.streamInfo, Unmanaged.passUnretained(self).toOpaque()))
+            return
+        }
         let isSink = facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue
         guard isSink || facility == PA_SUBSCRIPTION_EVENT_SOURCE.rawValue else { return }
         if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.removed(index: index, isSink: isSink)) }
@@ -119,6 +144,18 @@ public final class PulseServer: @unchecked Sendable {
         sourceInfo(context, info, end, userdata)
     }
 
+    private static let streamInfo: pa_sink_input_info_cb_t = { _, info, end, userdata in
+        guard end == 0, let info = info?.pointee else { return }
+        server(userdata).handler(.streamPresent(PulseStream(
+            index: info.index, sink: info.sink, channels: info.volume.channels, properties: properties(info.proplist, streamKeys),
+            isMuted: info.mute != 0, volume: info.volume.channels > 0 ? info.volume.values.0 : 0)))
+    }
+
+    private static let streamListing: pa_sink_input_info_cb_t = { context, info, end, userdata in
+        guard end == 0 else { return server(userdata).listingEnded() }
+        streamInfo(context, info, end, userdata)
+    }
+
     private func listingEnded() {
         pendingListings -= 1
         pa_threaded_mainloop_signal(mainloop, 0)
@@ -144,12 +181,16 @@ public final class PulseServer: @unchecked Sendable {
             activePortType: port.map { UInt32($0.type) } ?? 0, isAvailable: port.map { $0.available != 1 } ?? true)
     }
 
-    /// The proplist keys the port mapping reads.
-    private static func properties(_ list: OpaquePointer?) -> [String: String] {
+    /// The proplist keys the port mapping reads, and those of streams.
+    static let deviceKeys = [
+        "device.bus", "device.form_factor", "device.class", "device.master_device", "bluetooth.protocol",
+        "device.profile.name", "api.bluez5.profile", "device.description",
+    ]
+    static let streamKeys = ["media.role", "application.name", "application.process.id", PulseStream.appProperty]
+
+    private static func properties(_ list: OpaquePointer?, _ keys: [String] = deviceKeys) -> [String: String] {
         var result: [String: String] = [:]
-        for key in ["device.bus", "device.form_factor", "device.class", "device.master_device", "bluetooth.protocol",
-            "device.profile.name", "api.bluez5.profile", "device.description"]
-        {
+        for key in keys {
             if let value = pa_proplist_gets(list, key) { result[key] = String(cString: value) }
         }
         return result

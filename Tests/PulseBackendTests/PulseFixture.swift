@@ -75,6 +75,44 @@ final class PulseFixture: Sendable {
 
     func unload(_ module: String) throws { try pactl(["unload-module", module]) }
 
+    /// A foreign app playing silence (`pacat` from /dev/zero) with a media role; kill the pid to stop it.
+    func play(role: String) throws -> pid_t {
+        let arguments = ["/usr/bin/pacat", "--playback", "--raw", "--property=media.role=\(role)", "/dev/zero"]
+        let environment = ["PULSE_SERVER=\(server)", "XDG_RUNTIME_DIR=\(directory)", "HOME=\(directory)"]
+        var pid: pid_t = 0
+        let spawned = withCStrings(arguments) { argv in
+            withCStrings(environment) { envp in posix_spawn(&pid, argv[0]!, nil, nil, argv, envp) }
+        }
+        guard spawned == 0 else { throw StartError(description: "cannot start pacat") }
+        return pid
+    }
+
+    /// Ends a player at once (pacat drains its stream on SIGTERM, which may never end).
+    static func end(_ pid: pid_t) {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    /// The server's view of the playback streams: whether muted and the first channel's dB.
+    func streams() throws -> [(muted: Bool, decibels: Double?)] {
+        var found: [(Bool, Double?)] = []
+        var muted = false
+        for line in try pactl(["list", "sink-inputs"]).split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("Mute:") { muted = text.hasSuffix("yes") }
+            if text.hasPrefix("Volume:") {
+                // "Volume: front-left: 38339 /  58% / -13.98 dB,   front-right: …"
+                let first = text.split(separator: ",").first ?? ""
+                let decibels = first.split(separator: "/").last.flatMap {
+                    Double($0.replacingOccurrences(of: "dB", with: "").trimmingCharacters(in: .whitespaces))
+                }
+                found.append((muted, decibels))
+            }
+        }
+        return found
+    }
+
     func stop() {
         kill(pid, SIGTERM)
         var status: Int32 = 0

@@ -70,6 +70,70 @@ struct RealServerTests {
         session.close()
     }
 
+    @Test("A foreign stream is other audio: counted (OA1), ducked by duckOthers (D1), muted while a non-mixable session plays (OA2)")
+    func foreignStream() throws {
+        let pulse = try PulseFixture()
+        defer { pulse.stop() }
+        let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let backend = try PulseBackend(arbiter: arbiter, server: pulse.server, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        defer { backend.close() }
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        let navigation = AudioSession(appID: "navigation", transport: .inProcess(arbiter))
+        try music.setCategory(.playback)
+        try navigation.setCategory(.playback, options: .duckOthers)
+        #expect(try !music.status().isOtherAudioPlaying)
+
+        let player = try pulse.play(role: "music")
+        defer { PulseFixture.end(player) }
+        #expect(eventually { (try? music.status().isOtherAudioPlaying) == true }, "OA1: the foreign stream plays")
+        #expect(eventually { (try? pulse.streams().first?.decibels) == 0 })
+
+        try navigation.setActive(true)  // D1: others duck to 0.2 → 20·log10(0.2) = −13.98 dB
+        #expect(eventually { (try? pulse.streams().first?.decibels).flatMap { $0.map { abs($0 - 20 * log10(0.2)) <= 0.5 } } == true },
+            "ducked: \(String(describing: try? pulse.streams()))")
+        try navigation.setActive(false)
+        #expect(eventually { (try? pulse.streams().first?.decibels) == 0 }, "back at its own volume")
+
+        try music.setActive(true)
+        try music.reportOutputRunning(true)  // OA2: a non-mixable session plays
+        #expect(eventually { (try? pulse.streams().first?.muted) == true }, "muted while music plays")
+        try music.reportOutputRunning(false)
+        try music.setActive(false)
+        #expect(eventually { (try? pulse.streams().first?.muted) == false }, "unmuted when music stops")
+        #expect(arbiter.engine.invariantViolations.isEmpty)
+        music.close()
+        navigation.close()
+    }
+
+    @Test("A foreign stream with media.role=phone is a call: sessions are interrupted until it ends (I4)")
+    func phoneStream() throws {
+        let pulse = try PulseFixture()
+        defer { pulse.stop() }
+        let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let backend = try PulseBackend(arbiter: arbiter, server: pulse.server, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        defer { backend.close() }
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        try music.setCategory(.playback)
+        try music.setActive(true)
+        let call = try pulse.play(role: "phone")
+        #expect(eventually { (try? music.status().isInterrupted) == true }, "interrupted by the call")
+        #expect(arbiter.engine.deviceStatus.systemSessions == [.call])
+        PulseFixture.end(call)
+        #expect(eventually { arbiter.engine.deviceStatus.systemSessions.isEmpty }, "the call ended with its stream")
+        #expect(try !music.status().isInterrupted)
+        music.close()
+    }
+
+    /// Waits (bounded) until the condition holds.
+    func eventually(within seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
     @Test("No server: the backend refuses to start and names the server")
     func noServer() {
         let arbiter = try! Arbiter(configuration: .init(), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })

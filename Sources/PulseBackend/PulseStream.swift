@@ -1,0 +1,30 @@
+/// A playback stream (a sink input) of the sound server.
+public struct PulseStream: Hashable, Sendable {
+    /// The property the client library sets on its own streams (its app id); a stream without
+    /// it belongs to an app that does not use us: *other audio* (OA1, OA2).
+    public static let appProperty = "audiosession.app"
+
+    public var index: UInt32
+    public var sink: UInt32
+    public var channels: UInt8
+    /// `media.role`, `application.name`, `application.process.id`, `audiosession.app`.
+    public var properties: [String: String]
+    public var isMuted: Bool
+    /// The first channel's volume (`PA_VOLUME_NORM` = 65536 is 100%).
+    public var volume: UInt32
+
+    public init(index: UInt32, sink: UInt32, channels: UInt8, properties: [String: String], isMuted: Bool, volume: UInt32) {
+        self.index = index
+        self.sink = sink
+        self.channels = channels
+        self.properties = properties
+        self.isMuted = isMuted
+        self.volume = volume
+    }
+
+    /// A stream of an app that does not use us.
+    public var isForeign: Bool { properties[Self.appProperty] == nil }
+
+    /// I4: a foreign stream with `media.role=phone` is a call.
+    public var isCall: Bool { properties["media.role"] == "phone" }
+}
