@@ -1,45 +1,81 @@
 import Foundation
 import Synchronization
 
-/// A private, headless PulseAudio for one test: its own runtime directory (0700) and socket,
+/// The sound servers the backend is tested on: PulseAudio 16, and PipeWire 0.3 through
+/// pipewire-pulse (with its session bus and WirePlumber).
+enum ServerKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case pulseaudio, pipewire
+    var description: String { rawValue }
+}
+
+/// A private, headless sound server for one test: its own runtime directory (0700) and socket,
 /// with a null sink `speaker` and a source `mic` standing for the internal speaker and
-/// microphone (NOTES.md). Devices come and go
-/// with `pactl load-module` / `unload-module`. Stopped by `stop()`.
+/// microphone (NOTES.md). Devices come and go with `pactl load-module` / `unload-module`.
+/// Stopped, with every process it started, by `stop()`.
 ///
-/// Started with posix_spawn, not Foundation's Process: pulseaudio closes every inherited
-/// descriptor at start, which Foundation takes for the child's exit, and it then blocks its
-/// run loop in wait4 (and every later Process with it).
+/// Started with posix_spawn in a process group of its own, not Foundation's Process:
+/// pulseaudio closes every inherited descriptor at start, which Foundation takes for the
+/// child's exit, and it then blocks its run loop in wait4 (and every later Process with it).
 final class PulseFixture: Sendable {
     let directory: String
+    let kind: ServerKind
     let pid: pid_t
-    var server: String { "unix:\(directory)/native" }
+    var server: String { kind == .pulseaudio ? "unix:\(directory)/native" : "unix:\(directory)/pulse/native" }
 
     struct StartError: Error, CustomStringConvertible {
         var description: String
     }
 
-    init() throws {
+    init(_ kind: ServerKind = .pulseaudio) throws {
         var template = Array("/tmp/audiosession-pulse-XXXXXX".utf8CString)
         directory = String(cString: mkdtemp(&template)!)
-        let arguments = [
-            "/usr/bin/pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr", "--log-level=error",
-            "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(directory)/native",
-            "-L", "module-null-sink sink_name=speaker sink_properties=device.form_factor=internal",
-            "-L", "module-remap-source master=speaker.monitor source_name=mic source_properties=device.form_factor=internal",
-        ]
+        self.kind = kind
+        let arguments: [String]
+        switch kind {
+        case .pulseaudio:
+            arguments = [
+                "/usr/bin/pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr", "--log-level=error",
+                "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(directory)/native",
+            ]
+        case .pipewire:
+            let script = """
+                pipewire > "$XDG_RUNTIME_DIR/pipewire.log" 2>&1 &
+                sleep 0.2
+                wireplumber > "$XDG_RUNTIME_DIR/wireplumber.log" 2>&1 &
+                pipewire-pulse > "$XDG_RUNTIME_DIR/pipewire-pulse.log" 2>&1 &
+                wait
+                """
+            try script.write(toFile: directory + "/start.sh", atomically: true, encoding: .utf8)
+            arguments = ["/usr/bin/dbus-run-session", "--", "/bin/sh", directory + "/start.sh"]
+        }
         let environment = ["XDG_RUNTIME_DIR=\(directory)", "HOME=\(directory)", "PATH=/usr/bin:/bin"]
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         var pid: pid_t = 0
         let spawned = withCStrings(arguments) { argv in
-            withCStrings(environment) { envp in posix_spawn(&pid, argv[0]!, nil, nil, argv, envp) }
+            withCStrings(environment) { envp in posix_spawn(&pid, argv[0]!, nil, &attributes, argv, envp) }
         }
-        guard spawned == 0 else { throw StartError(description: "cannot start pulseaudio: \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else { throw StartError(description: "cannot start \(kind): \(String(cString: strerror(spawned)))") }
         self.pid = pid
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(20)
         while (try? pactl(["info"])) == nil {
             guard kill(pid, 0) == 0, Date() < deadline else {
                 stop()
-                throw StartError(description: "pulseaudio did not start in \(directory)")
+                throw StartError(description: "\(kind) did not start in \(directory)")
             }
+            usleep(20_000)
+        }
+        try pactl(["load-module", "module-null-sink", "sink_name=speaker", "sink_properties=device.form_factor=internal"])
+        try pactl([
+            "load-module", "module-remap-source", "master=speaker.monitor", "source_name=mic",
+            "source_properties=device.form_factor=internal",
+        ])
+        // PipeWire creates the nodes a moment after the module loads.
+        while !(try pactl(["list", "sources", "short"])).contains("\tmic\t") {
+            guard Date() < deadline else { throw StartError(description: "\(kind): the source mic did not appear") }
             usleep(20_000)
         }
     }
@@ -78,7 +114,7 @@ final class PulseFixture: Sendable {
     /// A foreign app playing silence (`pacat` from /dev/zero) with a media role; kill the pid to stop it.
     func play(role: String) throws -> pid_t {
         let arguments = ["/usr/bin/pacat", "--playback", "--raw", "--property=media.role=\(role)", "/dev/zero"]
-        let environment = ["PULSE_SERVER=\(server)", "XDG_RUNTIME_DIR=\(directory)", "HOME=\(directory)"]
+        let environment = ["PULSE_SERVER=\(server)", "XDG_RUNTIME_DIR=\(directory)", "HOME=\(directory)"]  // for pacat
         var pid: pid_t = 0
         let spawned = withCStrings(arguments) { argv in
             withCStrings(environment) { envp in posix_spawn(&pid, argv[0]!, nil, nil, argv, envp) }
@@ -114,7 +150,7 @@ final class PulseFixture: Sendable {
     }
 
     func stop() {
-        kill(pid, SIGTERM)
+        kill(-pid, SIGKILL)  // the whole group: dbus-run-session's bus and PipeWire's daemons too
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         try? FileManager.default.removeItem(atPath: directory)

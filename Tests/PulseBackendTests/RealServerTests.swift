@@ -7,8 +7,8 @@ import Testing
 
 @testable import PulseBackend
 
-/// Issue 6 against a real, headless PulseAudio: its devices plug and unplug session ports, and
-/// apps hear of it as route changes (RT11).
+/// Issue 6 against real, headless servers — PulseAudio 16 and PipeWire 0.3 (pipewire-pulse):
+/// their devices plug and unplug session ports (RT11), their streams are other audio.
 @Suite("PulseAudio devices as session ports", .serialized)
 struct RealServerTests {
     /// Notifications of a session, waited for with a bound.
@@ -36,9 +36,10 @@ struct RealServerTests {
         }
     }
 
-    @Test("Headphones and a headset microphone appear and go: route changes with the sink and source names as UIDs")
-    func plugAndUnplug() throws {
-        let pulse = try PulseFixture()
+    @Test("Headphones and a headset microphone appear and go: route changes with the sink and source names as UIDs",
+        arguments: ServerKind.allCases)
+    func plugAndUnplug(_ kind: ServerKind) throws {
+        let pulse = try PulseFixture(kind)
         defer { pulse.stop() }
         let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         let backend = try PulseBackend(arbiter: arbiter, server: pulse.server, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
@@ -70,9 +71,10 @@ struct RealServerTests {
         session.close()
     }
 
-    @Test("A foreign stream is other audio: counted (OA1), ducked by duckOthers (D1), muted while a non-mixable session plays (OA2)")
-    func foreignStream() throws {
-        let pulse = try PulseFixture()
+    @Test("A foreign stream is other audio: counted (OA1), ducked by duckOthers (D1), muted while a non-mixable session plays (OA2)",
+        arguments: ServerKind.allCases)
+    func foreignStream(_ kind: ServerKind) throws {
+        let pulse = try PulseFixture(kind)
         defer { pulse.stop() }
         let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         let backend = try PulseBackend(arbiter: arbiter, server: pulse.server, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
@@ -105,9 +107,10 @@ struct RealServerTests {
         navigation.close()
     }
 
-    @Test("A foreign stream with media.role=phone is a call: sessions are interrupted until it ends (I4)")
-    func phoneStream() throws {
-        let pulse = try PulseFixture()
+    @Test("A foreign stream with media.role=phone is a call: sessions are interrupted until it ends (I4)",
+        arguments: ServerKind.allCases)
+    func phoneStream(_ kind: ServerKind) throws {
+        let pulse = try PulseFixture(kind)
         defer { pulse.stop() }
         let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         let backend = try PulseBackend(arbiter: arbiter, server: pulse.server, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
