@@ -10,13 +10,19 @@ import CPulse
 /// while the silence-secondary-audio hint is on for it, that is while a non-mixable session
 /// plays (a client cannot pause another's stream), and while a call interrupts it. A foreign
 /// stream with `media.role=phone` is a call (I4).
+///
+/// Ducks stay out of the server's saved per-role volumes (module-stream-restore, and PipeWire's
+/// restore): a stream starting while others of its role are ducked may start at the ducked
+/// volume the server saved, so its own volume is taken to be the role's volume from before
+/// the duck — it is ducked once, not twice, and comes back to the role's own volume.
 extension PulseBackend {
     struct ForeignStream {
         var connection: Arbiter.ConnectionID?
         var isCall: Bool
+        var role: String?
         var channels: UInt8
-        /// The stream's own volume, before any duck of ours.
-        var ownVolume: UInt32
+        /// The stream's own volume, before any duck of ours (nil: not known yet).
+        var ownVolume: UInt32?
         var gain: Double = 1
         var mutedByUs = false
         var silenced = false
@@ -34,11 +40,31 @@ extension PulseBackend {
     func streamPresent(_ stream: PulseStream) {
         guard stream.isForeign else { return }
         if let known = state.withLock({ $0.streams[stream.index] }) {
-            // A volume the user set while we had not ducked it is the stream's own from now on.
-            if known.gain == 1 { state.withLock { $0.streams[stream.index]?.ownVolume = stream.volume } }
+            // PipeWire reports a new stream at volume 0 until its node runs: 0 is not known yet.
+            let wasUnknown = (known.ownVolume ?? 0) == 0
+            // While its role is ducked, what the server reports may be a restored duck: the
+            // stream's own volume stays the role's.
+            let roleVolume = known.role.flatMap { role in state.withLock { $0.roleVolumes[role] } }
+            let updated = update(stream.index) { foreign in
+                if stream.channels > 0 { foreign.channels = stream.channels }
+                if let roleVolume {
+                    foreign.ownVolume = roleVolume
+                } else if known.gain == 1 || wasUnknown, let volume = stream.volume {
+                    // A volume the user set while we had not ducked it is the stream's own from now on.
+                    foreign.ownVolume = volume
+                }
+            }
+            // Ducked before its volume was known: the duck applies now.
+            if wasUnknown, known.gain < 1, let updated {
+                rememberRoleVolume(of: updated)
+                applyGain(stream.index)
+            }
             return
         }
-        var foreign = ForeignStream(isCall: stream.isCall, channels: stream.channels, ownVolume: stream.volume)
+        let role = stream.properties["media.role"]
+        // A role we have ducked: the server may have started this stream at the ducked volume.
+        let ownVolume = role.flatMap { role in state.withLock { $0.roleVolumes[role] } } ?? stream.volume
+        var foreign = ForeignStream(isCall: stream.isCall, role: role, channels: stream.channels, ownVolume: ownVolume)
         if stream.isCall {
             let calls = state.withLock { $0.streams.values.filter(\.isCall).count }
             if calls == 0, let error = arbiter.deviceChanged(.systemSession(.call, begin: true)) {
@@ -72,8 +98,8 @@ extension PulseBackend {
         switch message {
         case .event(.outputGain(let gain)):  // D1, D4
             guard let stream = update(index, { $0.gain = gain }) else { return }
-            let volume = pa_sw_volume_multiply(stream.ownVolume, pa_sw_volume_from_linear(gain))
-            server.withLock { $0 }?.setVolume(stream: index, channels: stream.channels, volume: volume)
+            rememberRoleVolume(of: stream)
+            applyGain(index)
         case .event(.notification(_, .silenceSecondaryAudioHint(let hint))):  // OA2, OA3
             update(index) { $0.silenced = hint == .begin }
             applyMute(index)
@@ -92,6 +118,27 @@ extension PulseBackend {
         }
     }
 
+    /// Sets the stream's volume to its own volume times its gain, once its own volume is known
+    /// (a 0 is never written back: it may be PipeWire's not-yet-known, and would stick).
+    private func applyGain(_ index: UInt32) {
+        guard let stream = state.withLock({ $0.streams[index] }), let own = stream.ownVolume, own > 0 else { return }
+        let volume = pa_sw_volume_multiply(own, pa_sw_volume_from_linear(stream.gain))
+        server.withLock { $0 }?.setVolume(stream: index, channels: stream.channels, volume: volume)
+    }
+
+    /// While a stream of a role is ducked, the role's own volume is kept for streams that start
+    /// meanwhile; forgotten when none of the role is ducked any more.
+    private func rememberRoleVolume(of stream: ForeignStream) {
+        guard let role = stream.role else { return }
+        state.withLock { state in
+            if stream.gain < 1 {
+                if state.roleVolumes[role] == nil, let own = stream.ownVolume, own > 0 { state.roleVolumes[role] = own }
+            } else if !state.streams.values.contains(where: { $0.role == role && $0.gain < 1 }) {
+                state.roleVolumes[role] = nil
+            }
+        }
+    }
+
     private func applyMute(_ index: UInt32) {
         guard let stream = state.withLock({ $0.streams[index] }) else { return }
         let mute = stream.silenced || stream.interrupted
@@ -102,7 +149,7 @@ extension PulseBackend {
     }
 
     @discardableResult
-    private func update(_ index: UInt32, _ change: (inout ForeignStream) -> Void) -> ForeignStream? {
+    func update(_ index: UInt32, _ change: (inout ForeignStream) -> Void) -> ForeignStream? {
         state.withLock { state in
             guard state.streams[index] != nil else { return nil }
             change(&state.streams[index]!)

@@ -26,6 +26,8 @@ public final class PulseBackend: Sendable {
         var builtInMicrophone: String?
         /// Foreign streams by sink-input index.
         var streams: [UInt32: ForeignStream] = [:]
+        /// The own volume of each media role some of whose streams are ducked.
+        var roleVolumes: [String: UInt32] = [:]
     }
 
     let arbiter: Arbiter

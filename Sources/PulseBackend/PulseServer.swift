@@ -148,7 +148,7 @@ public final class PulseServer: @unchecked Sendable {
         guard end == 0, let info = info?.pointee else { return }
         server(userdata).handler(.streamPresent(PulseStream(
             index: info.index, sink: info.sink, channels: info.volume.channels, properties: properties(info.proplist, streamKeys),
-            isMuted: info.mute != 0, volume: info.volume.channels > 0 ? info.volume.values.0 : 0)))
+            isMuted: info.mute != 0, volume: info.volume.channels > 0 && info.has_volume != 0 ? info.volume.values.0 : nil)))
     }
 
     private static let streamListing: pa_sink_input_info_cb_t = { context, info, end, userdata in

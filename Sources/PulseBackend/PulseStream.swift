@@ -10,10 +10,11 @@ public struct PulseStream: Hashable, Sendable {
     /// `media.role`, `application.name`, `application.process.id`, `audiosession.app`.
     public var properties: [String: String]
     public var isMuted: Bool
-    /// The first channel's volume (`PA_VOLUME_NORM` = 65536 is 100%).
-    public var volume: UInt32
+    /// The first channel's volume (`PA_VOLUME_NORM` = 65536 is 100%); nil while the server does
+    /// not know it yet (PipeWire reports no channels before the stream is negotiated).
+    public var volume: UInt32?
 
-    public init(index: UInt32, sink: UInt32, channels: UInt8, properties: [String: String], isMuted: Bool, volume: UInt32) {
+    public init(index: UInt32, sink: UInt32, channels: UInt8, properties: [String: String], isMuted: Bool, volume: UInt32?) {
         self.index = index
         self.sink = sink
         self.channels = channels

@@ -36,6 +36,7 @@ final class PulseFixture: Sendable {
             arguments = [
                 "/usr/bin/pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr", "--log-level=error",
                 "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(directory)/native",
+                "-L", "module-stream-restore",  // saves volumes per media role, as a desktop's PulseAudio does
             ]
         case .pipewire:
             let script = """

@@ -107,6 +107,37 @@ struct RealServerTests {
         navigation.close()
     }
 
+    @Test("Ducks stay out of the saved per-role volumes: a stream starting while its role is ducked is ducked once and comes back whole",
+        arguments: ServerKind.allCases)
+    func duckingDoesNotLeakIntoRestore(_ kind: ServerKind) throws {
+        let pulse = try PulseFixture(kind)
+        defer { pulse.stop() }
+        let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let backend = try PulseBackend(arbiter: arbiter, server: pulse.server, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        defer { backend.close() }
+        let navigation = AudioSession(appID: "navigation", transport: .inProcess(arbiter))
+        try navigation.setCategory(.playback, options: .duckOthers)
+        let ducked = 20 * log10(0.2)
+        func levels() -> [Double?] { ((try? pulse.streams()) ?? []).map(\.decibels) }
+        func near(_ value: Double?, _ target: Double) -> Bool { value.map { abs($0 - target) <= 0.5 } ?? false }
+
+        let first = try pulse.play(role: "music")
+        defer { PulseFixture.end(first) }
+        #expect(eventually { backend.foreignStreams.count == 1 })
+        try navigation.setActive(true)
+        #expect(eventually { levels().count == 1 && near(levels()[0], ducked) }, "\(levels())")
+        let second = try pulse.play(role: "music")  // may start at the ducked volume the server saved
+        defer { PulseFixture.end(second) }
+        #expect(eventually { levels().count == 2 && near(levels()[1], ducked) }, "ducked once, not twice: \(levels())")
+        try navigation.setActive(false)
+        #expect(eventually { levels().count == 2 && near(levels()[0], 0) && near(levels()[1], 0) }, "both whole again: \(levels())")
+        let third = try pulse.play(role: "music")
+        defer { PulseFixture.end(third) }
+        #expect(eventually { levels().count == 3 }, "\(levels())")
+        #expect(eventually { near(levels()[2], 0) }, "a new stream of the role does not start ducked: \(levels())")
+        navigation.close()
+    }
+
     @Test("A foreign stream with media.role=phone is a call: sessions are interrupted until it ends (I4)",
         arguments: ServerKind.allCases)
     func phoneStream(_ kind: ServerKind) throws {
