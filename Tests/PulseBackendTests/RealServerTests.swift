@@ -39,11 +39,8 @@ struct RealServerTests {
     @Test("Headphones and a headset microphone appear and go: route changes with the sink and source names as UIDs",
         arguments: ServerKind.allCases)
     func plugAndUnplug(_ kind: ServerKind) throws {
-        let pulse = try PulseFixture(kind)
-        defer { pulse.stop() }
-        let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let backend = try PulseBackend(arbiter: arbiter, server: pulse.server, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        defer { backend.close() }
+        let (pulse, arbiter, backend) = try Self.start(kind)
+        defer { backend.close(); pulse.stop() }
         let session = AudioSession(appID: "music", transport: .inProcess(arbiter))
         let heard = Heard(session)
         try session.setCategory(.playAndRecord)
@@ -74,11 +71,8 @@ struct RealServerTests {
     @Test("A foreign stream is other audio: counted (OA1), ducked by duckOthers (D1), muted while a non-mixable session plays (OA2)",
         arguments: ServerKind.allCases)
     func foreignStream(_ kind: ServerKind) throws {
-        let pulse = try PulseFixture(kind)
-        defer { pulse.stop() }
-        let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let backend = try PulseBackend(arbiter: arbiter, server: pulse.server, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        defer { backend.close() }
+        let (pulse, arbiter, backend) = try Self.start(kind)
+        defer { backend.close(); pulse.stop() }
         let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
         let navigation = AudioSession(appID: "navigation", transport: .inProcess(arbiter))
         try music.setCategory(.playback)
@@ -110,11 +104,8 @@ struct RealServerTests {
     @Test("Ducks stay out of the saved per-role volumes: a stream starting while its role is ducked is ducked once and comes back whole",
         arguments: ServerKind.allCases)
     func duckingDoesNotLeakIntoRestore(_ kind: ServerKind) throws {
-        let pulse = try PulseFixture(kind)
-        defer { pulse.stop() }
-        let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let backend = try PulseBackend(arbiter: arbiter, server: pulse.server, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        defer { backend.close() }
+        let (pulse, arbiter, backend) = try Self.start(kind)
+        defer { backend.close(); pulse.stop() }
         let navigation = AudioSession(appID: "navigation", transport: .inProcess(arbiter))
         try navigation.setCategory(.playback, options: .duckOthers)
         let ducked = 20 * log10(0.2)
@@ -141,11 +132,8 @@ struct RealServerTests {
     @Test("A foreign stream with media.role=phone is a call: sessions are interrupted until it ends (I4)",
         arguments: ServerKind.allCases)
     func phoneStream(_ kind: ServerKind) throws {
-        let pulse = try PulseFixture(kind)
-        defer { pulse.stop() }
-        let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let backend = try PulseBackend(arbiter: arbiter, server: pulse.server, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        defer { backend.close() }
+        let (pulse, arbiter, backend) = try Self.start(kind)
+        defer { backend.close(); pulse.stop() }
         let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
         try music.setCategory(.playback)
         try music.setActive(true)
@@ -156,6 +144,20 @@ struct RealServerTests {
         #expect(eventually { arbiter.engine.deviceStatus.systemSessions.isEmpty }, "the call ended with its stream")
         #expect(try !music.status().isInterrupted)
         music.close()
+    }
+
+    static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// A server of the kind, an arbiter on a desktop profile and the backend between them.
+    static func start(_ kind: ServerKind) throws -> (PulseFixture, Arbiter, PulseBackend) {
+        let pulse = try PulseFixture(kind)
+        do {
+            let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: quiet)
+            return (pulse, arbiter, try PulseBackend(arbiter: arbiter, server: pulse.server, logger: quiet))
+        } catch {
+            pulse.stop()
+            throw error
+        }
     }
 
     /// Waits (bounded) until the condition holds.
@@ -170,7 +172,7 @@ struct RealServerTests {
 
     @Test("No server: the backend refuses to start and names the server")
     func noServer() {
-        let arbiter = try! Arbiter(configuration: .init(), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let arbiter = try! Arbiter(configuration: .init(), logger: Self.quiet)
         do {
             _ = try PulseBackend(arbiter: arbiter, server: "unix:/nonexistent/native", logger: Logger(label: "test"))
             Issue.record("connected to a server that does not exist")
