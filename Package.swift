@@ -102,6 +102,10 @@ let package = Package(
         .executableTarget(name: "phone-call", dependencies: ["AudioSession"], path: "Examples/PhoneCall", swiftSettings: strict),
         // Daemon benchmarks, printed by scripts/benchmark (not a test: it measures).
         .executableTarget(
+            name: "pulse-bench",
+            dependencies: ["PulseBackend", "AudioSession", "AudioSessionServer", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/pulse-bench", swiftSettings: strict),
+        .executableTarget(
             name: "daemon-bench",
             dependencies: ["AudioSession", "AudioSessionServer", "AudioSessionWire", .product(name: "Logging", package: "swift-log")], path: "Sources/daemon-bench",
             swiftSettings: strict),

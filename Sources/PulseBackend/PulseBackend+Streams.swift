@@ -24,6 +24,10 @@ extension PulseBackend {
         /// The stream's own volume, before any duck of ours (nil: not known yet).
         var ownVolume: UInt32?
         var gain: Double = 1
+        /// Volumes we wrote whose change events have not come back yet: an event reporting one
+        /// of them is our own echo, not the user's volume (found by pulse-bench: a stale echo
+        /// taken for the stream's own volume left it ducked).
+        var written: [UInt32] = []
         var mutedByUs = false
         var silenced = false
         var interrupted = false
@@ -47,7 +51,9 @@ extension PulseBackend {
             let roleVolume = known.role.flatMap { role in state.withLock { $0.roleVolumes[role] } }
             let updated = update(stream.index) { foreign in
                 if stream.channels > 0 { foreign.channels = stream.channels }
-                if let roleVolume {
+                if let volume = stream.volume, let echo = foreign.written.firstIndex(of: volume) {
+                    foreign.written.removeFirst(echo + 1)  // ours, and any write it superseded
+                } else if let roleVolume {
                     foreign.ownVolume = roleVolume
                 } else if known.gain == 1 || wasUnknown, let volume = stream.volume {
                     // A volume the user set while we had not ducked it is the stream's own from now on.
@@ -123,6 +129,7 @@ extension PulseBackend {
     private func applyGain(_ index: UInt32) {
         guard let stream = state.withLock({ $0.streams[index] }), let own = stream.ownVolume, own > 0 else { return }
         let volume = pa_sw_volume_multiply(own, pa_sw_volume_from_linear(stream.gain))
+        update(index) { $0.written.append(volume) }
         server.withLock { $0 }?.setVolume(stream: index, channels: stream.channels, volume: volume)
     }
 
