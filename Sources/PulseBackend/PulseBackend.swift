@@ -28,6 +28,9 @@ public final class PulseBackend: Sendable {
         var streams: [UInt32: ForeignStream] = [:]
         /// The own volume of each media role some of whose streams are ducked.
         var roleVolumes: [String: UInt32] = [:]
+        /// HW7: the default sink and each sink's volume as last reported.
+        var defaultSink: String?
+        var sinkVolumes: [String: Double] = [:]
     }
 
     let arbiter: Arbiter
@@ -83,8 +86,12 @@ public final class PulseBackend: Sendable {
     private func handle(_ event: PulseServer.Event) {
         switch event {
         case .present(let device):
-            state.withLock { $0.names[device.isSink, default: [:]][device.index] = device.name }
+            state.withLock { state in
+                state.names[device.isSink, default: [:]][device.index] = device.name
+                if device.isSink, let volume = device.volume { state.sinkVolumes[device.name] = volume }
+            }
             update(device)
+            if device.isSink { followVolume() }
         case .removed(let index, let isSink):
             guard let name = state.withLock({ $0.names[isSink]?.removeValue(forKey: index) }) else { return }
             unplug(name, because: "removed")
@@ -92,6 +99,9 @@ public final class PulseBackend: Sendable {
             streamPresent(stream)
         case .streamRemoved(let index):
             streamRemoved(index)
+        case .defaultSink(let name):
+            state.withLock { $0.defaultSink = name }
+            followVolume()
         }
     }
 
@@ -109,6 +119,18 @@ public final class PulseBackend: Sendable {
                 unplug(device.name, because: device.isAvailable ? "now a \(kind)" : "its port is unavailable")
             }
             if device.isAvailable, current != kind { plug(kind, device) }
+        }
+    }
+
+    /// HW7: the system output volume is the default sink's (a slider position, at most 1); the
+    /// engine tells every session when it changes, and nothing when it does not.
+    private func followVolume() {
+        guard let volume = state.withLock({ state in state.defaultSink.flatMap { state.sinkVolumes[$0] } }) else { return }
+        let current = arbiter.engine.deviceStatus.outputVolume
+        let wanted = min(1, max(0, volume))
+        guard abs(current - wanted) > 1e-9 else { return }
+        if let error = arbiter.deviceChanged(.outputVolume(wanted)) {
+            logger.warning("cannot follow the sink volume", metadata: ["volume": "\(wanted)", "error": "\(error)"])
         }
     }
 

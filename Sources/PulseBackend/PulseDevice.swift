@@ -16,11 +16,14 @@ public struct PulseDevice: Hashable, Sendable {
     /// False when the active port says nothing is plugged into it (`PA_PORT_AVAILABLE_NO`): the
     /// device is then as good as unplugged.
     public var isAvailable: Bool
+    /// A sink's volume as a slider position (its loudest channel; 1 = 100%), if known.
+    public var volume: Double?
 
     public init(
         index: UInt32, name: String, description: String = "", isSink: Bool, properties: [String: String] = [:],
-        activePortName: String? = nil, activePortType: UInt32 = 0, isAvailable: Bool = true
+        activePortName: String? = nil, activePortType: UInt32 = 0, isAvailable: Bool = true, volume: Double? = nil
     ) {
+        self.volume = volume
         self.isAvailable = isAvailable
         self.index = index
         self.name = name

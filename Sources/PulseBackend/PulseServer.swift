@@ -13,6 +13,8 @@ public final class PulseServer: @unchecked Sendable {
         /// A playback stream (sink input): listed, new or changed.
         case streamPresent(PulseStream)
         case streamRemoved(index: UInt32)
+        /// The server's default sink (listed, or changed).
+        case defaultSink(String)
     }
 
     public struct ConnectionError: Error, CustomStringConvertible {
@@ -23,7 +25,7 @@ public final class PulseServer: @unchecked Sendable {
     private let context: OpaquePointer
     private let handler: @Sendable (Event) -> Void
     /// The initial sink and source listings not finished yet (main loop's lock held).
-    private var pendingListings = 3
+    private var pendingListings = 4
 
     /// Connects (bounded by libpulse's own timeout) and starts reporting: every existing sink
     /// and source as `present` before it returns, then changes as they happen.
@@ -60,10 +62,12 @@ public final class PulseServer: @unchecked Sendable {
             Unmanaged<PulseServer>.fromOpaque(userdata!).takeUnretainedValue().changed(context!, event, index)
         }, me)
         let mask = PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
+            | PA_SUBSCRIPTION_MASK_SERVER.rawValue
         pa_operation_unref(pa_context_subscribe(context, pa_subscription_mask_t(mask), nil, nil))
         pa_operation_unref(pa_context_get_sink_info_list(context, Self.sinkListing, me))
         pa_operation_unref(pa_context_get_source_info_list(context, Self.sourceListing, me))
         pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamListing, me))
+        pa_operation_unref(pa_context_get_server_info(context, Self.serverListing, me))
         while pendingListings > 0, pa_context_get_state(context) == PA_CONTEXT_READY { pa_threaded_mainloop_wait(mainloop) }
     }
 
@@ -107,6 +111,10 @@ public final class PulseServer: @unchecked Sendable {
     private func changed(_ context: OpaquePointer, _ event: pa_subscription_event_type_t, _ index: UInt32) {
         let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
         let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+        if facility == PA_SUBSCRIPTION_EVENT_SERVER.rawValue {
+            pa_operation_unref(pa_context_get_server_info(context, Self.serverInfo, Unmanaged.passUnretained(self).toOpaque()))
+            return
+        }
         if facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue {
             if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index)) }
             pa_operation_unref(pa_context_get_sink_input_info(context, index, Self.streamInfo, Unmanaged.passUnretained(self).toOpaque()))
@@ -156,6 +164,16 @@ public final class PulseServer: @unchecked Sendable {
         streamInfo(context, info, end, userdata)
     }
 
+    private static let serverInfo: pa_server_info_cb_t = { _, info, userdata in
+        guard let name = info?.pointee.default_sink_name else { return }
+        server(userdata).handler(.defaultSink(String(cString: name)))
+    }
+
+    private static let serverListing: pa_server_info_cb_t = { context, info, userdata in
+        serverInfo(context, info, userdata)
+        server(userdata).listingEnded()
+    }
+
     private func listingEnded() {
         pendingListings -= 1
         pa_threaded_mainloop_signal(mainloop, 0)
@@ -170,7 +188,15 @@ public final class PulseServer: @unchecked Sendable {
         return PulseDevice(
             index: info.index, name: String(cString: info.name), description: info.description.map { String(cString: $0) } ?? "",
             isSink: true, properties: properties(info.proplist), activePortName: port.map { String(cString: $0.name) },
-            activePortType: port.map { UInt32($0.type) } ?? 0, isAvailable: port.map { $0.available != 1 } ?? true)
+            activePortType: port.map { UInt32($0.type) } ?? 0, isAvailable: port.map { $0.available != 1 } ?? true,
+            volume: loudest(info.volume))
+    }
+
+    /// A volume's loudest channel as a slider position (1 = 100%); nil without channels.
+    private static func loudest(_ volume: pa_cvolume) -> Double? {
+        var volume = volume
+        guard volume.channels > 0 else { return nil }
+        return Double(pa_cvolume_max(&volume)) / Double(PA_VOLUME_NORM)
     }
 
     private static func device(_ info: pa_source_info) -> PulseDevice {

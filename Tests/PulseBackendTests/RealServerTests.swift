@@ -129,6 +129,21 @@ struct RealServerTests {
         navigation.close()
     }
 
+    @Test("The default sink's volume is the output volume: apps read it and hear of its changes (HW7)", arguments: ServerKind.allCases)
+    func outputVolumeFollowsTheSink(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try Self.start(kind)
+        defer { backend.close(); pulse.stop() }
+        let music = AudioSession(appID: "music", transport: .inProcess(arbiter))
+        let heard = Heard(music)
+        try music.setCategory(.playback)
+        try pulse.pactl(["set-sink-volume", "speaker", "50%"])
+        #expect(eventually { (try? music.status().outputVolume) == 0.5 }, "\(String(describing: try? music.status().outputVolume))")
+        #expect(eventually { heard.items.withLock { $0.contains(.outputVolume(0.5)) } })
+        try pulse.pactl(["set-sink-volume", "speaker", "150%"])  // beyond 100%: the slider is at its top
+        #expect(eventually { (try? music.status().outputVolume) == 1 })
+        music.close()
+    }
+
     @Test("A foreign stream with media.role=phone is a call: sessions are interrupted until it ends (I4)",
         arguments: ServerKind.allCases)
     func phoneStream(_ kind: ServerKind) throws {
