@@ -184,12 +184,9 @@ public final class PulseServer: @unchecked Sendable {
     }
 
     private static func device(_ info: pa_sink_info) -> PulseDevice {
-        let port = info.active_port?.pointee
-        return PulseDevice(
-            index: info.index, name: String(cString: info.name), description: info.description.map { String(cString: $0) } ?? "",
-            isSink: true, properties: properties(info.proplist), activePortName: port.map { String(cString: $0.name) },
-            activePortType: port.map { UInt32($0.type) } ?? 0, isAvailable: port.map { $0.available != 1 } ?? true,
-            volume: loudest(info.volume))
+        device(
+            index: info.index, name: info.name, description: info.description, isSink: true, proplist: info.proplist,
+            port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) }, volume: loudest(info.volume))
     }
 
     /// A volume's loudest channel as a slider position (1 = 100%); nil without channels.
@@ -200,11 +197,20 @@ public final class PulseServer: @unchecked Sendable {
     }
 
     private static func device(_ info: pa_source_info) -> PulseDevice {
-        let port = info.active_port?.pointee
-        return PulseDevice(
-            index: info.index, name: String(cString: info.name), description: info.description.map { String(cString: $0) } ?? "",
-            isSink: false, properties: properties(info.proplist), activePortName: port.map { String(cString: $0.name) },
-            activePortType: port.map { UInt32($0.type) } ?? 0, isAvailable: port.map { $0.available != 1 } ?? true)
+        device(
+            index: info.index, name: info.name, description: info.description, isSink: false, proplist: info.proplist,
+            port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) }, volume: nil)
+    }
+
+    /// What sinks and sources share: names, properties, the active port (type, availability).
+    private static func device(
+        index: UInt32, name: UnsafePointer<CChar>, description: UnsafePointer<CChar>?, isSink: Bool, proplist: OpaquePointer?,
+        port: (name: UnsafePointer<CChar>?, type: UInt32, available: Int32)?, volume: Double?
+    ) -> PulseDevice {
+        PulseDevice(
+            index: index, name: String(cString: name), description: description.map { String(cString: $0) } ?? "",
+            isSink: isSink, properties: properties(proplist), activePortName: port?.name.map { String(cString: $0) },
+            activePortType: port?.type ?? 0, isAvailable: port.map { $0.available != 1 } ?? true, volume: volume)
     }
 
     /// The proplist keys the port mapping reads, and those of streams.
