@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "AVFAudio", targets: ["AVFAudio"]),
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
+        .library(name: "AudioSessionMedia", targets: ["AudioSessionMedia"]),
         // Audio Session Services for C: libAudioSessionServices.so and AudioSessionServices.h.
         .library(name: "AudioSessionServices", type: .dynamic, targets: ["AudioSessionServices"]),
         .executable(name: "audiosession", targets: ["audiosession"]),
@@ -70,9 +71,18 @@ let package = Package(
         // Headers and library from Debian's libpulse-dev in the standard paths (pkg-config would add
         // -pthread, which SwiftPM refuses with a warning).
         .systemLibrary(name: "CPulse"),
+        // A libpulse connection on its threaded main loop: what the backend and the players share.
+        .target(name: "PulseClient", dependencies: ["CPulse"], swiftSettings: strict),
         .target(
             name: "PulseBackend",
-            dependencies: ["CPulse", "AudioSessionEngine", "AudioSessionServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CPulse", "PulseClient", "AudioSessionEngine", "AudioSessionServer", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        // Players and recorders of real audio through the session (issue 6): sound files through
+        // libsndfile (Debian: libsndfile1-dev), a sound server through libpulse, or rendered to files.
+        .systemLibrary(name: "CSndFile"),
+        .target(
+            name: "AudioSessionMedia",
+            dependencies: ["AudioSession", "AudioSessionEngine", "CSndFile", "CPulse", "PulseClient"],
             swiftSettings: strict),
         // Scenario files: parser and runner (SCENARIOS.md).
         .target(name: "Scenarios", dependencies: ["AudioSessionEngine", "AudioSession", "AudioSessionWire"], swiftSettings: strict),
@@ -135,6 +145,10 @@ let package = Package(
             dependencies: [
                 "PulseBackend", "AudioSession", "AudioSessionServer", .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AudioSessionMediaTests",
+            dependencies: ["AudioSessionMedia", "AudioSession", "AudioSessionServer", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios"], swiftSettings: strict),
     ]

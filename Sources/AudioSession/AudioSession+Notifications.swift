@@ -58,8 +58,19 @@ extension AudioSession {
     /// Calls `handler` with each notification from now on, in delivery order, on the
     /// session's event queue (before the streams and NotificationCenter). The queue is serial,
     /// one per session: the delivery context of SPEC §13; a handler may call the session.
-    public func addNotificationHandler(_ handler: @escaping @Sendable (SessionNotification) -> Void) {
-        state.withLock { $0.handlers.append(handler) }
+    /// - Returns: a token for `removeNotificationHandler(_:)`.
+    @discardableResult
+    public func addNotificationHandler(_ handler: @escaping @Sendable (SessionNotification) -> Void) -> NotificationHandlerToken {
+        state.withLock { state in
+            state.nextToken += 1
+            state.handlers.append((state.nextToken, handler))
+            return NotificationHandlerToken(rawValue: state.nextToken)
+        }
+    }
+
+    /// The handler is not called again (once any call under way returns).
+    public func removeNotificationHandler(_ token: NotificationHandlerToken) {
+        state.withLock { $0.handlers.removeAll { $0.token == token.rawValue } }
     }
 
     /// Runs on `eventQueue`, in arrival order.
@@ -81,7 +92,7 @@ extension AudioSession {
             }
             return (state.handlers, Array(state.streams.values), waiters, state.postsToNotificationCenter)
         }
-        for handler in handlers { handler(notification) }
+        for (_, handler) in handlers { handler(notification) }
         for stream in streams { stream.yield(notification) }
         if case .recordPermission(let granted) = notification {
             for waiter in waiters { waiter.resume(returning: granted) }
@@ -124,4 +135,9 @@ extension AudioSession {
             return (recordPermissionNotification, [UserInfoKey.recordPermissionGranted: granted])
         }
     }
+}
+
+/// Identifies a handler added with `AudioSession.addNotificationHandler(_:)`.
+public struct NotificationHandlerToken: Hashable, Sendable {
+    let rawValue: UInt64
 }

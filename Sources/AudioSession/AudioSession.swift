@@ -28,7 +28,8 @@ public final class AudioSession: Sendable {
         var remembered = RememberedConfiguration()
         var reappliesConfigurationAfterReset = false
         var streams: [UInt64: AsyncStream<SessionNotification>.Continuation] = [:]
-        var handlers: [@Sendable (SessionNotification) -> Void] = []
+        /// In the order added, with the token that removes each.
+        var handlers: [(token: UInt64, handler: @Sendable (SessionNotification) -> Void)] = []
         var postsToNotificationCenter = true
         var permissionWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         var nextToken: UInt64 = 0

@@ -24,6 +24,7 @@ extension Arbiter {
                 askRecordPermission(app, &state)
             }
         }
+        for observer in state.observers { observer.stepApplied(effects) }
     }
 
     private func sink(of app: AppID, _ state: State) -> (any ConnectionSink)? {

@@ -59,6 +59,8 @@ public final class Arbiter: Sendable {
         /// Orders notifications across all apps.
         var sequence: UInt64 = 0
         var savedSettings: DeviceSettings
+        /// Backends following every step (`addObserver`).
+        var observers: [any StepObserver] = []
     }
 
     let state: Mutex<State>
@@ -153,6 +155,12 @@ extension Arbiter {
             if case .failed(let error) = perform(.system(event), &state) { return error }
             return nil
         }
+    }
+
+    /// Tells `observer` after every step from now on (a sound-server backend keeping the apps'
+    /// own streams in step with their sessions).
+    public func addObserver(_ observer: any StepObserver) {
+        state.withLock { $0.observers.append(observer) }
     }
 
     /// Closes every connection (the daemon is stopping); clients see media services lost (MS1).

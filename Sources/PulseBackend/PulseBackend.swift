@@ -11,7 +11,7 @@ import Synchronization
 /// internal speaker and microphone are the profile's built-in ports.
 ///
 /// Streams of apps that do not use us are *other audio* (`PulseBackend+Streams.swift`).
-/// Moving the library's own streams to their session's route is not here yet (issue 6).
+/// The library's own streams follow their session (`PulseBackend+OwnStreams.swift`).
 ///
 /// Everything the server reports and everything sent to it goes through one serial queue: the
 /// arbiter is never called with libpulse's lock held, nor libpulse with the arbiter's.
@@ -26,6 +26,8 @@ public final class PulseBackend: Sendable {
         var builtInMicrophone: String?
         /// Foreign streams by sink-input index.
         var streams: [UInt32: ForeignStream] = [:]
+        /// The client library's own streams, playback and record.
+        var ownStreams: [StreamKey: OwnStream] = [:]
         /// The own volume of each media role some of whose streams are ducked.
         var roleVolumes: [String: UInt32] = [:]
         /// HW7: the default sink and each sink's volume as last reported.
@@ -63,6 +65,7 @@ public final class PulseBackend: Sendable {
         }
         relay.target.withLock { $0 = self }
         server.withLock { $0 = connection }
+        arbiter.addObserver(OwnStreamFollower(backend: self))
         queue.resume()
         queue.sync {}  // the initial listing is applied before the daemon starts listening
     }
@@ -96,9 +99,13 @@ public final class PulseBackend: Sendable {
             guard let name = state.withLock({ $0.names[isSink]?.removeValue(forKey: index) }) else { return }
             unplug(name, because: "removed")
         case .streamPresent(let stream):
-            streamPresent(stream)
-        case .streamRemoved(let index):
-            streamRemoved(index)
+            if let app = stream.app {
+                ownStreamPresent(stream, app: app)
+            } else if !stream.isRecord {
+                streamPresent(stream)  // other audio; foreign recordings take no part
+            }
+        case .streamRemoved(let index, let isRecord):
+            if !ownStreamRemoved(index, isRecord: isRecord), !isRecord { streamRemoved(index) }
         case .defaultSink(let name):
             state.withLock { $0.defaultSink = name }
             followVolume()

@@ -1,4 +1,5 @@
 import CPulse
+import PulseClient
 import Synchronization
 
 /// A connection to a PulseAudio server (or PipeWire's pipewire-pulse) on libpulse's threaded
@@ -10,74 +11,44 @@ public final class PulseServer: @unchecked Sendable {
         /// Listed at connection, new, or changed (its active port, availability, properties).
         case present(PulseDevice)
         case removed(index: UInt32, isSink: Bool)
-        /// A playback stream (sink input): listed, new or changed.
+        /// A playback stream (sink input) or record stream (source output): listed, new or changed.
         case streamPresent(PulseStream)
-        case streamRemoved(index: UInt32)
+        case streamRemoved(index: UInt32, isRecord: Bool)
         /// The server's default sink (listed, or changed).
         case defaultSink(String)
     }
 
-    public struct ConnectionError: Error, CustomStringConvertible {
-        public var description: String
-    }
+    public typealias ConnectionError = PulseContext.ConnectionError
 
-    private let mainloop: OpaquePointer
-    private let context: OpaquePointer
+    private let connection: PulseContext
+    private var mainloop: OpaquePointer { connection.mainloop }
+    private var context: OpaquePointer { connection.context }
     private let handler: @Sendable (Event) -> Void
-    /// The initial sink and source listings not finished yet (main loop's lock held).
-    private var pendingListings = 4
+    /// The initial listings not finished yet (main loop's lock held).
+    private var pendingListings = 5
 
-    /// Connects (bounded by libpulse's own timeout) and starts reporting: every existing sink
-    /// and source as `present` before it returns, then changes as they happen.
+    /// Connects (bounded by libpulse's own timeout) and starts reporting: every existing sink,
+    /// source and stream as `present` before it returns, then changes as they happen.
     /// - Parameter server: a server string such as `unix:/run/…/native`; nil for the default
     ///   (`PULSE_SERVER`, then the user's server).
     public init(server: String?, handler: @escaping @Sendable (Event) -> Void) throws(ConnectionError) {
-        guard let mainloop = pa_threaded_mainloop_new() else { throw ConnectionError(description: "cannot create a main loop") }
-        guard let context = pa_context_new(pa_threaded_mainloop_get_api(mainloop), "audiosessiond") else {
-            pa_threaded_mainloop_free(mainloop)
-            throw ConnectionError(description: "cannot create a libpulse context")
-        }
-        self.mainloop = mainloop
-        self.context = context
+        connection = try PulseContext(server: server, name: "audiosessiond")
         self.handler = handler
         let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_context_set_state_callback(context, { _, userdata in
-            let server = Unmanaged<PulseServer>.fromOpaque(userdata!).takeUnretainedValue()
-            pa_threaded_mainloop_signal(server.mainloop, 0)
-        }, me)
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0, pa_threaded_mainloop_start(mainloop) >= 0 else {
-            throw ConnectionError(description: "cannot connect to \(server ?? "the default server"): \(Self.lastError(context))")
-        }
-        while true {
-            let state = pa_context_get_state(context)
-            if state == PA_CONTEXT_READY { break }
-            guard state != PA_CONTEXT_FAILED, state != PA_CONTEXT_TERMINATED else {
-                throw ConnectionError(description: "cannot connect to \(server ?? "the default server"): \(Self.lastError(context))")
-            }
-            pa_threaded_mainloop_wait(mainloop)
-        }
         pa_context_set_subscribe_callback(context, { context, event, index, userdata in
             Unmanaged<PulseServer>.fromOpaque(userdata!).takeUnretainedValue().changed(context!, event, index)
         }, me)
         let mask = PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
-            | PA_SUBSCRIPTION_MASK_SERVER.rawValue
+            | PA_SUBSCRIPTION_MASK_SOURCE_OUTPUT.rawValue | PA_SUBSCRIPTION_MASK_SERVER.rawValue
         pa_operation_unref(pa_context_subscribe(context, pa_subscription_mask_t(mask), nil, nil))
         pa_operation_unref(pa_context_get_sink_info_list(context, Self.sinkListing, me))
         pa_operation_unref(pa_context_get_source_info_list(context, Self.sourceListing, me))
         pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamListing, me))
+        pa_operation_unref(pa_context_get_source_output_info_list(context, Self.recordStreamListing, me))
         pa_operation_unref(pa_context_get_server_info(context, Self.serverListing, me))
         while pendingListings > 0, pa_context_get_state(context) == PA_CONTEXT_READY { pa_threaded_mainloop_wait(mainloop) }
-    }
-
-    deinit {
-        pa_threaded_mainloop_lock(mainloop)
-        pa_context_disconnect(context)
-        pa_context_unref(context)
-        pa_threaded_mainloop_unlock(mainloop)
-        pa_threaded_mainloop_stop(mainloop)
-        pa_threaded_mainloop_free(mainloop)
     }
 
     /// Stops reporting and closes the connection (also done when the object goes away).
@@ -103,8 +74,14 @@ public final class PulseServer: @unchecked Sendable {
         if let operation = pa_context_set_sink_input_volume(context, index, &levels, nil, nil) { pa_operation_unref(operation) }
     }
 
-    private static func lastError(_ context: OpaquePointer) -> String {
-        String(cString: pa_strerror(pa_context_errno(context)))
+    /// Moves a playback stream to a sink, or a record stream to a source, by name.
+    public func move(stream index: UInt32, isRecord: Bool, to device: String) {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        let operation = isRecord
+            ? pa_context_move_source_output_by_name(context, index, device, nil, nil)
+            : pa_context_move_sink_input_by_name(context, index, device, nil, nil)
+        if let operation { pa_operation_unref(operation) }
     }
 
     /// On the main loop's thread: a sink or source appeared, changed or went away.
@@ -116,8 +93,14 @@ public final class PulseServer: @unchecked Sendable {
             return
         }
         if facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue {
-            if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index)) }
+            if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index, isRecord: false)) }
             pa_operation_unref(pa_context_get_sink_input_info(context, index, Self.streamInfo, Unmanaged.passUnretained(self).toOpaque()))
+            return
+        }
+        if facility == PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT.rawValue {
+            if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index, isRecord: true)) }
+            pa_operation_unref(pa_context_get_source_output_info(
+                context, index, Self.recordStreamInfo, Unmanaged.passUnretained(self).toOpaque()))
             return
         }
         let isSink = facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue
@@ -155,8 +138,20 @@ public final class PulseServer: @unchecked Sendable {
     private static let streamInfo: pa_sink_input_info_cb_t = { _, info, end, userdata in
         guard end == 0, let info = info?.pointee else { return }
         server(userdata).handler(.streamPresent(PulseStream(
-            index: info.index, sink: info.sink, channels: info.volume.channels, properties: properties(info.proplist, streamKeys),
+            index: info.index, device: info.sink, channels: info.volume.channels, properties: properties(info.proplist, streamKeys),
             isMuted: info.mute != 0, volume: info.volume.channels > 0 && info.has_volume != 0 ? info.volume.values.0 : nil)))
+    }
+
+    private static let recordStreamInfo: pa_source_output_info_cb_t = { _, info, end, userdata in
+        guard end == 0, let info = info?.pointee else { return }
+        server(userdata).handler(.streamPresent(PulseStream(
+            index: info.index, device: info.source, channels: info.volume.channels,
+            properties: properties(info.proplist, streamKeys), isMuted: info.mute != 0, volume: nil, isRecord: true)))
+    }
+
+    private static let recordStreamListing: pa_source_output_info_cb_t = { context, info, end, userdata in
+        guard end == 0 else { return server(userdata).listingEnded() }
+        recordStreamInfo(context, info, end, userdata)
     }
 
     private static let streamListing: pa_sink_input_info_cb_t = { context, info, end, userdata in

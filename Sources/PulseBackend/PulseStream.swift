@@ -1,11 +1,14 @@
-/// A playback stream (a sink input) of the sound server.
+/// A playback stream (a sink input) or record stream (a source output) of the sound server.
 public struct PulseStream: Hashable, Sendable {
     /// The property the client library sets on its own streams (its app id); a stream without
     /// it belongs to an app that does not use us: *other audio* (OA1, OA2).
     public static let appProperty = "audiosession.app"
 
     public var index: UInt32
-    public var sink: UInt32
+    /// The index of the sink it plays to, or of the source it records from.
+    public var device: UInt32
+    /// A source output: the server's indexes of these and of sink inputs are separate.
+    public var isRecord: Bool
     public var channels: UInt8
     /// `media.role`, `application.name`, `application.process.id`, `audiosession.app`.
     public var properties: [String: String]
@@ -14,9 +17,13 @@ public struct PulseStream: Hashable, Sendable {
     /// not know it yet (PipeWire reports no channels before the stream is negotiated).
     public var volume: UInt32?
 
-    public init(index: UInt32, sink: UInt32, channels: UInt8, properties: [String: String], isMuted: Bool, volume: UInt32?) {
+    public init(
+        index: UInt32, device: UInt32, channels: UInt8, properties: [String: String], isMuted: Bool, volume: UInt32?,
+        isRecord: Bool = false
+    ) {
         self.index = index
-        self.sink = sink
+        self.device = device
+        self.isRecord = isRecord
         self.channels = channels
         self.properties = properties
         self.isMuted = isMuted
@@ -25,6 +32,9 @@ public struct PulseStream: Hashable, Sendable {
 
     /// A stream of an app that does not use us.
     public var isForeign: Bool { properties[Self.appProperty] == nil }
+
+    /// The app whose session governs this stream: ours carry its id.
+    public var app: String? { properties[Self.appProperty] }
 
     /// I4: a foreign stream with `media.role=phone` is a call.
     public var isCall: Bool { properties["media.role"] == "phone" }

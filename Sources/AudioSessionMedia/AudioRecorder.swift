@@ -1,0 +1,192 @@
+import AudioSession
+import AudioSessionEngine
+import Dispatch
+import Foundation
+
+/// Records the session's input to a WAV file (16-bit PCM at the session's sample rate and
+/// input channel count, HW1/HW4), with the manners of an iOS recorder:
+/// - `record()` reports the input running (IO1: an inactive session is activated; IO2: `!cat`
+///   without input in the category, `!res` without an input on the route; P3: the first start
+///   while undetermined asks for permission);
+/// - without record permission, or while the app is suspended (P3, D5), it records zeros;
+/// - on `interruption began` it pauses, and on `ended` with shouldResume it records on when
+///   `resumesAfterInterruption` is set (I1, I3).
+/// On a sound server its stream records from the session's input (the daemon moves it); on the
+/// simulated device the microphone is a 440 Hz tone at −12 dBFS times the input gain (HW6).
+public final class AudioRecorder: @unchecked Sendable {
+    public let session: AudioSession
+    public let endpoint: AudioEndpoint
+    public let path: String
+
+    private let ticker = Ticker(label: "audiosession.recorder")
+    private var queue: DispatchQueue { ticker.queue }
+    // The rest is the queue's.
+    private var writer: SoundFileWriter?
+    private var input: Input?
+    private var recording = false
+    private var interruptedWhileRecording = false
+    private var framesWritten = 0
+    private var handlerToken: NotificationHandlerToken?
+    private var resumes = true
+
+    private enum Input {
+        case server(PulseInput)
+        case simulated(SimulatedMicrophone)
+    }
+
+    /// Nothing is recorded (nor the file created) until `record()`.
+    public init(path: String, session: AudioSession = .shared, endpoint: AudioEndpoint = .automatic) {
+        self.path = path
+        self.session = session
+        self.endpoint = endpoint
+        handlerToken = session.addNotificationHandler { [weak self] notification in
+            guard let self else { return }
+            queue.async { self.handle(notification) }
+        }
+    }
+
+    deinit {
+        if let handlerToken { session.removeNotificationHandler(handlerToken) }
+        writer?.close()
+    }
+
+    /// I3: record on after an interruption that ends with shouldResume (on by default).
+    public var resumesAfterInterruption: Bool {
+        get { queue.sync { resumes } }
+        set { queue.sync { resumes = newValue } }
+    }
+
+    public var isRecording: Bool { queue.sync { recording } }
+
+    /// Seconds recorded so far.
+    public var currentTime: Double { queue.sync { writer.map { Double(framesWritten) / Double($0.sampleRate) } ?? 0 } }
+
+    /// Starts or resumes recording (the first call creates the file).
+    /// - Throws: the session's `SessionError` (IO2, A3 …), or `MediaError` when the file cannot
+    ///   be written or the sound server cannot be reached. Nothing is recorded then.
+    public func record() throws {
+        try queue.sync { () throws in try start() }
+    }
+
+    /// Pauses; `record()` appends from there.
+    public func pause() {
+        queue.sync { halt() }
+    }
+
+    /// Stops and finishes the file.
+    public func stop() {
+        queue.sync {
+            halt()
+            writer?.close()
+            writer = nil
+            input = nil
+        }
+    }
+
+    // MARK: On the queue
+
+    private func start() throws {
+        guard !recording else { return }
+        try session.reportInputRunning(true)  // IO1, IO2, P3
+        do {
+            let status = try session.status()
+            let channels = max(1, (try? status.inputChannels.get()) ?? 1)
+            let rate = Int(status.sampleRate.rounded())
+            if writer == nil {
+                do { writer = try SoundFileWriter(path: path, channels: channels, sampleRate: rate, format: .wav16) } catch {
+                    throw MediaError(error.description)
+                }
+                framesWritten = 0
+            }
+            if input == nil { input = try openInput(channels: writer!.channels, rate: writer!.sampleRate, status) }
+            if case .server(let stream) = input { stream.cork(false) }
+        } catch {
+            try? session.reportInputRunning(false)
+            throw error
+        }
+        recording = true
+        ticker.start { [weak self] in self?.tick() }
+    }
+
+    private func openInput(channels: Int, rate: Int, _ status: SessionStatus) throws(MediaError) -> Input {
+        switch endpoint {
+        case .soundServer(let server):
+            .server(try PulseInput(
+                server: server, app: session.appID.rawValue, channels: channels, sampleRate: rate, bufferDuration: status.ioBufferDuration))
+        case .files:
+            .simulated(SimulatedMicrophone(channels: channels, sampleRate: rate))
+        }
+    }
+
+    private func halt() {
+        guard recording else { return }
+        recording = false
+        ticker.stop()
+        switch input {
+        case .server(let stream): stream.cork(true)
+        case .simulated(let microphone): microphone.pause()
+        case nil: break
+        }
+        try? session.reportInputRunning(false)
+    }
+
+    private func tick() {
+        guard recording, let writer, let input else { return }
+        let status = try? session.status()
+        var samples: [Float]
+        switch input {
+        case .server(let stream): samples = stream.read()
+        case .simulated(let microphone): samples = microphone.take(gain: Float(status?.inputGain ?? 1))
+        }
+        // I1, IO3: the system stopped the input (the notification follows): nothing is kept.
+        guard let status, status.isInputRunning else { return }
+        if status.recordsSilence { samples = [Float](repeating: 0, count: samples.count) }  // P3, D5
+        do { try writer.append(samples) } catch { return }
+        framesWritten += samples.count / writer.channels
+    }
+
+    private func handle(_ notification: SessionNotification) {
+        switch notification {
+        case .interruptionBegan:  // I1
+            guard recording else { return }
+            interruptedWhileRecording = true
+            halt()
+        case .interruptionEnded(let shouldResume):  // I3
+            guard interruptedWhileRecording else { return }
+            interruptedWhileRecording = false
+            if shouldResume, resumes { try? start() }
+        default:
+            break
+        }
+    }
+}
+
+/// The simulated device's microphone: a 440 Hz tone at −12 dBFS (amplitude 0.25) times the
+/// input gain, produced at real-time pace.
+final class SimulatedMicrophone: @unchecked Sendable {
+    static let amplitude: Float = 0.25
+    static let frequency = 440.0
+    let channels: Int
+    private var clock: FrameClock
+    private var phase = 0
+
+    init(channels: Int, sampleRate: Int) {
+        self.channels = channels
+        self.clock = FrameClock(sampleRate: sampleRate)
+        _ = clock.take()
+    }
+
+    func take(gain: Float) -> [Float] {
+        let frames = clock.take()
+        var samples = [Float](repeating: 0, count: frames * channels)
+        let step = 2 * Double.pi * Self.frequency / Double(clock.sampleRate)
+        for frame in 0..<frames {
+            let value = Self.amplitude * gain * Float(sin(step * Double(phase + frame)))
+            for channel in 0..<channels { samples[frame * channels + channel] = value }
+        }
+        phase += frames
+        return samples
+    }
+
+    func pause() { clock.reset() }
+}

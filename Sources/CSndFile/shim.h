@@ -1,0 +1,2 @@
+/* libsndfile (Debian: libsndfile1-dev): WAV, FLAC, Ogg Vorbis reading and writing. */
+#include <sndfile.h>

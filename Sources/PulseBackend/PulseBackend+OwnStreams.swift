@@ -1,0 +1,144 @@
+import AudioSessionEngine
+import AudioSessionServer
+import CPulse
+import Synchronization
+
+/// The client library's own streams (they carry `audiosession.app`): each follows its app's
+/// session — a playback stream plays on the sink of the session's current output (RT10) at its
+/// own volume times the session's effective gain (D4: ducked, silenced), and is muted while the
+/// session's output is not running (I1, A5, IO3: the system stopped it, whatever the app does
+/// next); a record stream records from the source of the session's current input.
+///
+/// Level-triggered: after every arbiter step (`StepObserver`) and every change of a stream,
+/// each own stream is compared with what its session says now and only the differences are
+/// written to the server.
+extension PulseBackend {
+    struct OwnStream {
+        var app: AppID
+        var isRecord: Bool
+        /// The index of the sink or source it is on now.
+        var device: UInt32
+        var channels: UInt8
+        /// Its own volume (what the app or the user set), before the session's gain.
+        var ownVolume: UInt32?
+        /// Volumes we wrote whose change events have not come back yet (see `ForeignStream`).
+        var written: [UInt32] = []
+        var appliedVolume: UInt32?
+        var appliedMute: Bool?
+    }
+
+    struct StreamKey: Hashable {
+        var index: UInt32
+        var isRecord: Bool
+    }
+
+    /// The own streams: app, whether muted by us, and the volume applied (for status and tests).
+    public var ownStreams: [UInt32: (app: AppID, muted: Bool, volume: UInt32?)] {
+        state.withLock { state in
+            var result: [UInt32: (app: AppID, muted: Bool, volume: UInt32?)] = [:]
+            for (key, stream) in state.ownStreams where !key.isRecord {
+                result[key.index] = (stream.app, stream.appliedMute ?? false, stream.appliedVolume)
+            }
+            return result
+        }
+    }
+
+    func ownStreamPresent(_ stream: PulseStream, app: String) {
+        let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
+        state.withLock { state in
+            if var known = state.ownStreams[key] {
+                known.device = stream.device
+                if stream.channels > 0 { known.channels = stream.channels }
+                if let volume = stream.volume {
+                    if let echo = known.written.firstIndex(of: volume) {
+                        known.written.removeFirst(echo + 1)
+                    } else if volume > 0 {
+                        known.ownVolume = volume  // the user's (PipeWire's 0 while not running is not)
+                    }
+                }
+                state.ownStreams[key] = known
+            } else {
+                state.ownStreams[key] = OwnStream(
+                    app: AppID(app), isRecord: stream.isRecord, device: stream.device, channels: stream.channels,
+                    ownVolume: (stream.volume ?? 0) > 0 ? stream.volume : nil)
+                logger.debug("own stream", metadata: ["stream": "\(stream.index)", "app": "\(app)", "record": "\(stream.isRecord)"])
+            }
+        }
+        reconcileOwnStreams()
+    }
+
+    /// Whether the removed stream was one of ours (then it is forgotten).
+    func ownStreamRemoved(_ index: UInt32, isRecord: Bool) -> Bool {
+        state.withLock { $0.ownStreams.removeValue(forKey: StreamKey(index: index, isRecord: isRecord)) } != nil
+    }
+
+    /// Brings every own stream in line with its session as the engine says now.
+    func reconcileOwnStreams() {
+        let streams = state.withLock { $0.ownStreams }
+        guard !streams.isEmpty else { return }
+        let engine = arbiter.engine
+        for (key, stream) in streams {
+            guard let status = engine.status(of: stream.app) else { continue }  // the app is gone: left alone
+            if let target = deviceName(for: stream.isRecord ? status.currentRoute.inputs.first : status.currentRoute.outputs.first),
+                state.withLock({ $0.names[!stream.isRecord]?[stream.device] }) != target
+            {
+                server.withLock { $0 }?.move(stream: key.index, isRecord: key.isRecord, to: target)  // RT10
+                logger.debug("moved own stream", metadata: ["stream": "\(key.index)", "to": "\(target)"])
+            }
+            guard !stream.isRecord else { continue }
+            let mute = !status.isOutputRunning || status.outputGain == 0  // I1, A5, IO3; D2, D3, D5, C11
+            if mute != stream.appliedMute {
+                update(own: key) { $0.appliedMute = mute }
+                server.withLock { $0 }?.setMute(stream: key.index, mute)
+            }
+            if let own = stream.ownVolume {
+                let volume = pa_sw_volume_multiply(own, pa_sw_volume_from_linear(status.outputGain))  // D4
+                if volume != stream.appliedVolume, status.outputGain > 0 {
+                    update(own: key) { own in
+                        own.appliedVolume = volume
+                        own.written.append(volume)
+                    }
+                    server.withLock { $0 }?.setVolume(stream: key.index, channels: stream.channels, volume: volume)
+                }
+            }
+        }
+    }
+
+    /// The server device standing for a session port: an accessory's UID is its name; the
+    /// built-in ports are the devices found for them (a receiver plays on the speaker's sink).
+    private func deviceName(for port: Port?) -> String? {
+        guard let port else { return nil }
+        return state.withLock { state in
+            if state.plugged[port.uid] != nil { return port.uid }
+            switch port.type {
+            case .speaker, .receiver: return state.builtInSpeaker
+            case .microphoneBuiltIn: return state.builtInMicrophone
+            default: return nil
+            }
+        }
+    }
+
+    private func update(own key: StreamKey, _ change: (inout OwnStream) -> Void) {
+        state.withLock { state in
+            guard state.ownStreams[key] != nil else { return }
+            change(&state.ownStreams[key]!)
+        }
+    }
+}
+
+/// After every arbiter step, one reconciliation of the own streams is queued on the backend's
+/// queue (at most one waits at a time: it reads the engine as it is when it runs).
+final class OwnStreamFollower: StepObserver {
+    let backend: PulseBackend
+    let pending = Atomic<Bool>(false)
+
+    init(backend: PulseBackend) { self.backend = backend }
+
+    func stepApplied(_ effects: [Effect]) {
+        guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        backend.queue.async { [self] in
+            pending.store(false, ordering: .releasing)
+            backend.reconcileOwnStreams()
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import CPulse
+
+/// A connection to a PulseAudio server (or PipeWire's pipewire-pulse) on libpulse's threaded
+/// main loop: what the daemon's backend and the client library's streams both stand on.
+/// libpulse calls are made with the main loop's lock held (`locked`), never from its callbacks.
+public final class PulseContext: @unchecked Sendable {
+    public struct ConnectionError: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
+
+    public let mainloop: OpaquePointer
+    public let context: OpaquePointer
+
+    /// Connects (bounded by libpulse's own timeout) and returns once the context is ready.
+    /// - Parameters:
+    ///   - server: a server string such as `unix:/run/…/native`; nil for the default
+    ///     (`PULSE_SERVER`, then the user's server).
+    ///   - name: the client's `application.name`.
+    public init(server: String?, name: String) throws(ConnectionError) {
+        guard let mainloop = pa_threaded_mainloop_new() else { throw ConnectionError(description: "cannot create a main loop") }
+        guard let context = pa_context_new(pa_threaded_mainloop_get_api(mainloop), name) else {
+            pa_threaded_mainloop_free(mainloop)
+            throw ConnectionError(description: "cannot create a libpulse context")
+        }
+        self.mainloop = mainloop
+        self.context = context
+        pa_context_set_state_callback(context, { _, userdata in
+            pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
+        }, UnsafeMutableRawPointer(mainloop))
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        let target = server ?? "the default server"
+        guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0, pa_threaded_mainloop_start(mainloop) >= 0 else {
+            throw ConnectionError(description: "cannot connect to \(target): \(Self.lastError(context))")
+        }
+        while true {
+            let state = pa_context_get_state(context)
+            if state == PA_CONTEXT_READY { break }
+            guard state != PA_CONTEXT_FAILED, state != PA_CONTEXT_TERMINATED else {
+                throw ConnectionError(description: "cannot connect to \(target): \(Self.lastError(context))")
+            }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+    }
+
+    deinit {
+        pa_threaded_mainloop_lock(mainloop)
+        pa_context_disconnect(context)
+        pa_context_unref(context)
+        pa_threaded_mainloop_unlock(mainloop)
+        pa_threaded_mainloop_stop(mainloop)
+        pa_threaded_mainloop_free(mainloop)
+    }
+
+    /// Runs `body` with the main loop's lock held.
+    public func locked<T>(_ body: () throws(ConnectionError) -> T) throws(ConnectionError) -> T {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        return try body()
+    }
+
+    /// Runs `body` with the main loop's lock held.
+    public func locked<T>(_ body: () -> T) -> T {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        return body()
+    }
+
+    /// Waits for a main loop signal (the lock held).
+    public func wait() { pa_threaded_mainloop_wait(mainloop) }
+
+    /// Whether the connection still stands.
+    public var isReady: Bool { pa_context_get_state(context) == PA_CONTEXT_READY }
+
+    /// The context's last error, in words.
+    public var lastError: String { Self.lastError(context) }
+
+    static func lastError(_ context: OpaquePointer) -> String {
+        String(cString: pa_strerror(pa_context_errno(context)))
+    }
+}
