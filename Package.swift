@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "PulseBackendTests",
             dependencies: [
-                "PulseBackend", "AudioSession", "AudioSessionServer", .product(name: "Logging", package: "swift-log"),
+                "PulseBackend", "AudioSession", "AudioSessionMedia", "AudioSessionServer", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -2,8 +2,9 @@ import CPulse
 import PulseClient
 
 /// A record stream on a sound server, tagged with the app's id (`audiosession.app`) so the
-/// daemon's backend moves it to the source of the session's input. Read by the recorder's
-/// tick; all calls from one queue.
+/// daemon's backend moves it to the source of the session's input (untagged, on a named
+/// source, it is a plain recording: the tests' level meter). Read by the recorder's tick; all
+/// calls from one queue.
 final class PulseInput: @unchecked Sendable {
     private let connection: PulseContext
     private let stream: OpaquePointer
@@ -12,15 +13,17 @@ final class PulseInput: @unchecked Sendable {
     /// - Parameters:
     ///   - sampleRate, channels: the session's (HW1, HW4).
     ///   - bufferDuration: the fragment size (HW2: the session's IO buffer duration).
-    init(server: String?, app: String, channels: Int, sampleRate: Int, bufferDuration: Double) throws(MediaError) {
+    init(
+        server: String?, app: String?, channels: Int, sampleRate: Int, bufferDuration: Double, device: String? = nil
+    ) throws(MediaError) {
         let connection: PulseContext
-        do { connection = try PulseContext(server: server, name: app) } catch { throw MediaError(error.description) }
+        do { connection = try PulseContext(server: server, name: app ?? "audiosession meter") } catch { throw MediaError(error.description) }
         self.connection = connection
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels))
         let properties = pa_proplist_new()
         defer { pa_proplist_free(properties) }
-        pa_proplist_sets(properties, "audiosession.app", app)
-        guard let stream = connection.locked({ pa_stream_new_with_proplist(connection.context, "\(app) recorder", &spec, nil, properties) })
+        if let app { pa_proplist_sets(properties, "audiosession.app", app) }
+        guard let stream = connection.locked({ pa_stream_new_with_proplist(connection.context, "\(app ?? "meter") recorder", &spec, nil, properties) })
         else { throw MediaError("cannot create a record stream: \(connection.lastError)") }
         self.stream = stream
         self.channels = channels
@@ -31,7 +34,7 @@ final class PulseInput: @unchecked Sendable {
                 pa_stream_set_state_callback(stream, { _, userdata in
                     pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
                 }, UnsafeMutableRawPointer(connection.mainloop))
-                guard pa_stream_connect_record(stream, nil, &attributes, PA_STREAM_ADJUST_LATENCY) >= 0 else {
+                guard pa_stream_connect_record(stream, device, &attributes, PA_STREAM_ADJUST_LATENCY) >= 0 else {
                     throw .init(description: "cannot connect a record stream: \(connection.lastError)")
                 }
                 while pa_stream_get_state(stream) != PA_STREAM_READY {

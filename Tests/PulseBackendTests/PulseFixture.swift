@@ -1,4 +1,5 @@
 import Foundation
+@testable import AudioSessionMedia
 import Synchronization
 
 /// The sound servers the backend is tested on: PulseAudio 16, and PipeWire 0.3 through
@@ -124,6 +125,33 @@ final class PulseFixture: Sendable {
         return pid
     }
 
+    /// A foreign app playing a sound file: `paplay` on PulseAudio, `pw-play` (PipeWire's own
+    /// protocol, seen through pipewire-pulse) on PipeWire. Kill the pid to stop it.
+    func play(file: String) throws -> pid_t {
+        let arguments = kind == .pulseaudio ? ["/usr/bin/paplay", file] : ["/usr/bin/pw-play", "--media-role=Music", file]
+        return try spawn(arguments, output: nil)
+    }
+
+    /// Records a sink's monitor, mono float at 48 kHz, until stopped.
+    func recordMonitor(of sink: String) throws -> MonitorRecording {
+        try MonitorRecording(server: server, source: "\(sink).monitor")
+    }
+
+    private func spawn(_ arguments: [String], output: String?) throws -> pid_t {
+        let environment = ["PULSE_SERVER=\(server)", "XDG_RUNTIME_DIR=\(directory)", "HOME=\(directory)"]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let spawned = withCStrings(arguments) { argv in
+            withCStrings(environment) { envp in posix_spawn(&pid, argv[0]!, &actions, nil, argv, envp) }
+        }
+        guard spawned == 0 else { throw StartError(description: "cannot start \(arguments[0])") }
+        return pid
+    }
+
     /// Ends a player at once (pacat drains its stream on SIGTERM, which may never end).
     static func end(_ pid: pid_t) {
         kill(pid, SIGKILL)
@@ -150,6 +178,36 @@ final class PulseFixture: Sendable {
         return found
     }
 
+    /// The server's account of an app's own stream (the one carrying `audiosession.app`): the
+    /// sink it plays on, whether muted or corked, and its first channel's volume in dB.
+    func ownStream(of app: String) throws -> (sink: String, muted: Bool, corked: Bool, decibels: Double?)? {
+        let sinks = Dictionary(uniqueKeysWithValues: try pactl(["list", "sinks", "short"]).split(separator: "\n").map {
+            let fields = $0.split(separator: "\t")
+            return (String(fields[0]), String(fields[1]))
+        })
+        for block in try pactl(["list", "sink-inputs"]).components(separatedBy: "Sink Input #").dropFirst()
+        where block.contains("audiosession.app = \"\(app)\"") {
+            var sink = "?"
+            var muted = false
+            var corked = false
+            var decibels: Double?
+            for line in block.split(separator: "\n") {
+                let text = line.trimmingCharacters(in: .whitespaces)
+                if text.hasPrefix("Sink:") { sink = sinks[text.dropFirst(5).trimmingCharacters(in: .whitespaces)] ?? "?" }
+                if text.hasPrefix("Mute:") { muted = text.hasSuffix("yes") }
+                if text.hasPrefix("Corked:") { corked = text.hasSuffix("yes") }
+                if text.hasPrefix("Volume:") {
+                    let first = text.split(separator: ",").first ?? ""
+                    decibels = first.split(separator: "/").last.flatMap {
+                        Double($0.replacingOccurrences(of: "dB", with: "").trimmingCharacters(in: .whitespaces))
+                    }
+                }
+            }
+            return (sink, muted, corked, decibels)
+        }
+        return nil
+    }
+
     func stop() {
         kill(-pid, SIGKILL)  // the whole group: dbus-run-session's bus and PipeWire's daemons too
         var status: Int32 = 0
@@ -163,4 +221,48 @@ private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer
     let pointers = strings.map { strdup($0) } + [nil]
     defer { pointers.forEach { free($0) } }
     return body(pointers)
+}
+
+/// A sink's monitor recorded (an untagged record stream of the client library's, read every
+/// 10 ms on a thread of its own): marks are sample counts so far, levels are measured between
+/// two marks.
+final class MonitorRecording: Sendable {
+    private let input: PulseInput
+    private let samples = Mutex<[Float]>([])
+    private let running = Atomic<Bool>(true)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(server: String, source: String) throws {
+        input = try PulseInput(server: server, app: nil, channels: 1, sampleRate: 48_000, bufferDuration: 0.01, device: source)
+        Thread.detachNewThread { [self] in
+            while running.load(ordering: .acquiring) {
+                let read = input.read()
+                samples.withLock { $0.append(contentsOf: read) }
+                usleep(10_000)
+            }
+            done.signal()
+        }
+    }
+
+    /// Samples recorded so far.
+    func mark() -> Int { samples.withLock { $0.count } }
+
+    /// Waits `seconds`, then returns the samples recorded meanwhile.
+    func record(_ seconds: Double) -> ArraySlice<Float> {
+        let start = mark()
+        usleep(UInt32(seconds * 1_000_000))
+        return samples.withLock { $0[start...] }
+    }
+
+    /// The level of samples as dBFS of a sine (0 dBFS: a full-scale sine); −240 for silence.
+    static func dBFS(_ samples: ArraySlice<Float>) -> Double {
+        guard !samples.isEmpty else { return -240 }
+        let meanSquare = samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)
+        return 20 * log10(max((meanSquare * 2).squareRoot(), 1e-12))
+    }
+
+    func stop() {
+        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        done.wait()
+    }
 }

@@ -1,0 +1,152 @@
+import AudioSession
+import AudioSessionMedia
+import AudioSessionServer
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PulseBackend
+
+/// Issue 6, measured: an AudioPlayer plays a tone through a real server and the sink's monitor
+/// is recorded — the decisions are heard, not just set.
+///
+/// Measured on PipeWire 0.3. PulseAudio 16's null-sink monitor, headless on this machine,
+/// delivers about a sixth of the samples in real time (parec shows the same), so levels there
+/// cannot be tied to moments; on PulseAudio the same decisions are checked in the server's own
+/// account of the stream (`OwnStreamTests`).
+@Suite("Levels on a real server", .serialized)
+struct PlaybackLevelTests {
+    final class Events: Sendable {
+        let items = Mutex<[AudioPlayer.Event]>([])
+        func append(_ event: AudioPlayer.Event) { items.withLock { $0.append(event) } }
+        func saw(_ event: AudioPlayer.Event) -> Bool { eventually { items.withLock { $0.contains(event) } } }
+    }
+
+    static func tone(_ pulse: PulseFixture, seconds: Double, amplitude: Float, name: String) throws -> String {
+        let frames = Int(seconds * 48_000)
+        let step = 2 * Double.pi * 440 / 48_000
+        let path = "\(pulse.directory)/\(name).wav"
+        try SoundFile.write(
+            SampleBuffer(samples: (0..<frames).map { amplitude * Float(sin(step * Double($0))) }, channels: 1, sampleRate: 48_000), to: path)
+        return path
+    }
+
+    @Test("Ducked at 20·log10(duck level) ± 0.5 dB, silent below −60 dBFS during a call, playing again after it (D1, D4, I1, I3)",
+        arguments: [ServerKind.pipewire])
+    func duckAndInterruption(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        defer { backend.close(); pulse.stop() }
+        let monitor = try pulse.recordMonitor(of: "speaker")
+        defer { monitor.stop() }
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        try music.setCategory(.playback)
+        let player = try AudioPlayer(
+            contentsOf: Self.tone(pulse, seconds: 30, amplitude: 0.5, name: "tone"), session: music, endpoint: .soundServer(pulse.server))
+        let events = Events()
+        player.eventHandler = events.append
+        try player.play()
+        #expect(eventually { backend.ownStreams.values.contains { $0.app == "music" } })
+        usleep(500_000)
+        let full = MonitorRecording.dBFS(monitor.record(0.5))
+        // At its own level (−6 dBFS), give or take the server's mono → stereo → mono mixing (3 dB).
+        #expect(abs(full - 20 * log10(0.5)) < 3.5, "\(kind): the tone plays at \(full) dBFS")
+
+        let navigation = AudioSession(appID: "navigation", transport: .inProcess(arbiter))
+        try navigation.setCategory(.playback, options: [.mixWithOthers, .duckOthers])
+        try navigation.setActive(true)
+        usleep(300_000)
+        let ducked = MonitorRecording.dBFS(monitor.record(0.5))
+        #expect(abs(ducked - full - 20 * log10(0.2)) < 0.5, "\(kind): ducked \(ducked - full) dB")
+        try navigation.setActive(false)
+        usleep(300_000)
+        #expect(abs(MonitorRecording.dBFS(monitor.record(0.5)) - full) < 0.5, "\(kind): back to its own level")
+
+        arbiter.deviceChanged(.systemSession(.call, begin: true))
+        #expect(events.saw(.paused(.interruption)))
+        usleep(300_000)
+        let silent = MonitorRecording.dBFS(monitor.record(0.5))
+        #expect(silent < -60, "\(kind): \(silent) dBFS during the call")
+        arbiter.deviceChanged(.systemSession(.call, begin: false))
+        #expect(events.saw(.resumed))
+        usleep(300_000)
+        #expect(abs(MonitorRecording.dBFS(monitor.record(0.5)) - full) < 0.5, "\(kind): playing again after the call")
+        player.stop()
+        music.close()
+        navigation.close()
+    }
+
+    @Test("A foreign player (paplay, pw-play) is muted while a non-mixable session plays and heard again after (OA2)",
+        arguments: [ServerKind.pipewire])
+    func foreignPlayerMuted(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        defer { backend.close(); pulse.stop() }
+        let monitor = try pulse.recordMonitor(of: "speaker")
+        defer { monitor.stop() }
+        let foreign = try pulse.play(file: Self.tone(pulse, seconds: 30, amplitude: 0.5, name: "foreign"))
+        defer { PulseFixture.end(foreign) }
+        #expect(eventually { !backend.foreignStreams.isEmpty })
+        usleep(500_000)
+        let before = MonitorRecording.dBFS(monitor.record(0.5))
+        #expect(before > -12, "\(kind): the foreign player is heard (\(before) dBFS)")
+
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        try music.setCategory(.playback)
+        let player = try AudioPlayer(
+            contentsOf: Self.tone(pulse, seconds: 30, amplitude: 0, name: "silence"), session: music, endpoint: .soundServer(pulse.server))
+        try player.play()
+        usleep(500_000)
+        let during = MonitorRecording.dBFS(monitor.record(0.5))
+        #expect(during < -60, "\(kind): \(during) dBFS while the non-mixable session plays")
+        player.stop()
+        try music.setActive(false, options: .notifyOthersOnDeactivation)
+        usleep(500_000)
+        let after = MonitorRecording.dBFS(monitor.record(0.5))
+        #expect(abs(after - before) < 0.5, "\(kind): the foreign player is heard again (\(after) dBFS)")
+        music.close()
+    }
+
+    @Test("Plays on the headphones' sink, pauses when they are unplugged (pausesOnUnplug, RT10, RT11)",
+        arguments: [ServerKind.pipewire])
+    func headphonesUnplugged(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        defer { backend.close(); pulse.stop() }
+        let phones = try pulse.load(sink: "phones", "device.form_factor=headphone")
+        #expect(eventually { backend.pluggedAccessories["phones"] == .headphones })
+        let phonesMonitor = try pulse.recordMonitor(of: "phones")
+        defer { phonesMonitor.stop() }
+        let speakerMonitor = try pulse.recordMonitor(of: "speaker")
+        defer { speakerMonitor.stop() }
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        try music.setCategory(.playback)
+        #expect(music.currentRoute.outputs.map(\.uid) == ["phones"])
+        let player = try AudioPlayer(
+            contentsOf: Self.tone(pulse, seconds: 30, amplitude: 0.5, name: "tone"), session: music, endpoint: .soundServer(pulse.server))
+        let events = Events()
+        player.eventHandler = events.append
+        try player.play()
+        usleep(700_000)
+        let onPhones = MonitorRecording.dBFS(phonesMonitor.record(0.5))
+        let onSpeaker = MonitorRecording.dBFS(speakerMonitor.record(0.5))
+        #expect(onPhones > -12, "\(kind): heard on the headphones (\(onPhones) dBFS)")
+        #expect(onSpeaker < -60, "\(kind): not on the speaker (\(onSpeaker) dBFS)")
+
+        phonesMonitor.stop()
+        try pulse.unload(phones)
+        #expect(events.saw(.paused(.unplug)))
+        #expect(!player.isPlaying)
+        usleep(300_000)
+        let after = MonitorRecording.dBFS(speakerMonitor.record(0.5))
+        #expect(after < -60, "\(kind): paused, not moved to the speaker (\(after) dBFS)")
+        music.close()
+    }
+}
+
+/// Waits (bounded) until the condition holds.
+func eventually(within seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
+}
