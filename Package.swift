@@ -109,6 +109,8 @@ let package = Package(
         ),
         // README "Two apps": a music player and a call-like app, against a daemon.
         .executableTarget(name: "music-player", dependencies: ["AudioSession"], path: "Examples/MusicPlayer", swiftSettings: strict),
+        .executableTarget(
+            name: "play-file", dependencies: ["AudioSession", "AudioSessionMedia"], path: "Examples/PlayFile", swiftSettings: strict),
         .executableTarget(name: "phone-call", dependencies: ["AudioSession"], path: "Examples/PhoneCall", swiftSettings: strict),
         // Daemon benchmarks, printed by scripts/benchmark (not a test: it measures).
         .executableTarget(
