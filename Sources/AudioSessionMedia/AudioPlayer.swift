@@ -42,7 +42,7 @@ public final class AudioPlayer: @unchecked Sendable {
     private var playing = false
     private var draining = false
     private var interruptedWhilePlaying = false
-    private var handlerToken: NotificationHandlerToken?
+    private var forwarder: NotificationForwarder?
     private var options = Options()
 
     private enum Output {
@@ -64,14 +64,7 @@ public final class AudioPlayer: @unchecked Sendable {
         self.path = path
         self.session = session
         self.endpoint = endpoint
-        handlerToken = session.addNotificationHandler { [weak self] notification in
-            guard let self else { return }
-            queue.async { self.handle(notification) }
-        }
-    }
-
-    deinit {
-        if let handlerToken { session.removeNotificationHandler(handlerToken) }
+        forwarder = NotificationForwarder(session: session, queue: ticker.queue) { [weak self] in self?.handle($0) }
     }
 
     /// I3: play on after an interruption that ends with shouldResume (on by default).

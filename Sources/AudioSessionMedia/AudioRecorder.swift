@@ -26,7 +26,7 @@ public final class AudioRecorder: @unchecked Sendable {
     private var recording = false
     private var interruptedWhileRecording = false
     private var framesWritten = 0
-    private var handlerToken: NotificationHandlerToken?
+    private var forwarder: NotificationForwarder?
     private var resumes = true
 
     private enum Input {
@@ -39,16 +39,10 @@ public final class AudioRecorder: @unchecked Sendable {
         self.path = path
         self.session = session
         self.endpoint = endpoint
-        handlerToken = session.addNotificationHandler { [weak self] notification in
-            guard let self else { return }
-            queue.async { self.handle(notification) }
-        }
+        forwarder = NotificationForwarder(session: session, queue: ticker.queue) { [weak self] in self?.handle($0) }
     }
 
-    deinit {
-        if let handlerToken { session.removeNotificationHandler(handlerToken) }
-        writer?.close()
-    }
+    deinit { writer?.close() }
 
     /// I3: record on after an interruption that ends with shouldResume (on by default).
     public var resumesAfterInterruption: Bool {

@@ -77,10 +77,7 @@ struct OwnStreamTests {
 
     /// The source an app's record stream records from, by the server's account.
     static func recordSource(of app: String, _ pulse: PulseFixture) throws -> String? {
-        let sources = Dictionary(uniqueKeysWithValues: try pulse.pactl(["list", "sources", "short"]).split(separator: "\n").map {
-            let fields = $0.split(separator: "\t")
-            return (String(fields[0]), String(fields[1]))
-        })
+        let sources = try pulse.names(of: "sources")
         for block in try pulse.pactl(["list", "source-outputs"]).components(separatedBy: "Source Output #").dropFirst()
         where block.contains("audiosession.app = \"\(app)\"") {
             for line in block.split(separator: "\n") {

@@ -115,21 +115,14 @@ final class PulseFixture: Sendable {
 
     /// A foreign app playing silence (`pacat` from /dev/zero) with a media role; kill the pid to stop it.
     func play(role: String) throws -> pid_t {
-        let arguments = ["/usr/bin/pacat", "--playback", "--raw", "--property=media.role=\(role)", "/dev/zero"]
-        let environment = ["PULSE_SERVER=\(server)", "XDG_RUNTIME_DIR=\(directory)", "HOME=\(directory)"]  // for pacat
-        var pid: pid_t = 0
-        let spawned = withCStrings(arguments) { argv in
-            withCStrings(environment) { envp in posix_spawn(&pid, argv[0]!, nil, nil, argv, envp) }
-        }
-        guard spawned == 0 else { throw StartError(description: "cannot start pacat") }
-        return pid
+        try spawn(["/usr/bin/pacat", "--playback", "--raw", "--property=media.role=\(role)", "/dev/zero"])
     }
 
     /// A foreign app playing a sound file: `paplay` on PulseAudio, `pw-play` (PipeWire's own
     /// protocol, seen through pipewire-pulse) on PipeWire. Kill the pid to stop it.
     func play(file: String) throws -> pid_t {
         let arguments = kind == .pulseaudio ? ["/usr/bin/paplay", file] : ["/usr/bin/pw-play", "--media-role=Music", file]
-        return try spawn(arguments, output: nil)
+        return try spawn(arguments)
     }
 
     /// Records a sink's monitor, mono float at 48 kHz, until stopped.
@@ -137,12 +130,13 @@ final class PulseFixture: Sendable {
         try MonitorRecording(server: server, source: "\(sink).monitor")
     }
 
-    private func spawn(_ arguments: [String], output: String?) throws -> pid_t {
+    /// Starts a client of this server, its output discarded.
+    private func spawn(_ arguments: [String]) throws -> pid_t {
         let environment = ["PULSE_SERVER=\(server)", "XDG_RUNTIME_DIR=\(directory)", "HOME=\(directory)"]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var pid: pid_t = 0
         let spawned = withCStrings(arguments) { argv in
@@ -166,14 +160,7 @@ final class PulseFixture: Sendable {
         for line in try pactl(["list", "sink-inputs"]).split(separator: "\n") {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.hasPrefix("Mute:") { muted = text.hasSuffix("yes") }
-            if text.hasPrefix("Volume:") {
-                // "Volume: front-left: 38339 /  58% / -13.98 dB,   front-right: …"
-                let first = text.split(separator: ",").first ?? ""
-                let decibels = first.split(separator: "/").last.flatMap {
-                    Double($0.replacingOccurrences(of: "dB", with: "").trimmingCharacters(in: .whitespaces))
-                }
-                found.append((muted, decibels))
-            }
+            if text.hasPrefix("Volume:") { found.append((muted, Self.decibels(text))) }
         }
         return found
     }
@@ -181,10 +168,7 @@ final class PulseFixture: Sendable {
     /// The server's account of an app's own stream (the one carrying `audiosession.app`): the
     /// sink it plays on, whether muted or corked, and its first channel's volume in dB.
     func ownStream(of app: String) throws -> (sink: String, muted: Bool, corked: Bool, decibels: Double?)? {
-        let sinks = Dictionary(uniqueKeysWithValues: try pactl(["list", "sinks", "short"]).split(separator: "\n").map {
-            let fields = $0.split(separator: "\t")
-            return (String(fields[0]), String(fields[1]))
-        })
+        let sinks = try names(of: "sinks")
         for block in try pactl(["list", "sink-inputs"]).components(separatedBy: "Sink Input #").dropFirst()
         where block.contains("audiosession.app = \"\(app)\"") {
             var sink = "?"
@@ -196,16 +180,28 @@ final class PulseFixture: Sendable {
                 if text.hasPrefix("Sink:") { sink = sinks[text.dropFirst(5).trimmingCharacters(in: .whitespaces)] ?? "?" }
                 if text.hasPrefix("Mute:") { muted = text.hasSuffix("yes") }
                 if text.hasPrefix("Corked:") { corked = text.hasSuffix("yes") }
-                if text.hasPrefix("Volume:") {
-                    let first = text.split(separator: ",").first ?? ""
-                    decibels = first.split(separator: "/").last.flatMap {
-                        Double($0.replacingOccurrences(of: "dB", with: "").trimmingCharacters(in: .whitespaces))
-                    }
-                }
+                if text.hasPrefix("Volume:") { decibels = Self.decibels(text) }
             }
             return (sink, muted, corked, decibels)
         }
         return nil
+    }
+
+    /// The first channel's dB of a pactl `Volume:` line
+    /// ("Volume: front-left: 38339 /  58% / -13.98 dB,   front-right: …").
+    static func decibels(_ line: String) -> Double? {
+        let first = line.split(separator: ",").first ?? ""
+        return first.split(separator: "/").last.flatMap {
+            Double($0.replacingOccurrences(of: "dB", with: "").trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// The server's sinks or sources (`kind`), name by index, as pactl lists them.
+    func names(of kind: String) throws -> [String: String] {
+        Dictionary(uniqueKeysWithValues: try pactl(["list", kind, "short"]).split(separator: "\n").map {
+            let fields = $0.split(separator: "\t")
+            return (String(fields[0]), String(fields[1]))
+        })
     }
 
     func stop() {
