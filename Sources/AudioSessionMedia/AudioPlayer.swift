@@ -20,12 +20,23 @@ public final class AudioPlayer: @unchecked Sendable {
 
     /// What happened, told to `eventHandler` in order, on a queue of the player's events (the
     /// handler may call the player).
-    public enum Event: Sendable, Equatable {
+    public enum Event: Sendable, Equatable, CustomStringConvertible {
         case started
         case paused(PauseReason)
         case resumed
         case finished
         case failed(String)
+
+        /// As a log line reads it: `started`, `paused (interruption)`, `failed: why`.
+        public var description: String {
+            switch self {
+            case .started: "started"
+            case .paused(let reason): "paused (\(reason.rawValue))"
+            case .resumed: "resumed"
+            case .finished: "finished"
+            case .failed(let why): "failed: \(why)"
+            }
+        }
     }
 
     public let session: AudioSession

@@ -10,10 +10,9 @@ import Testing
 /// Issue 6, measured: an AudioPlayer plays a tone through a real server and the sink's monitor
 /// is recorded — the decisions are heard, not just set.
 ///
-/// Measured on PipeWire 0.3. PulseAudio 16's null-sink monitor, headless on this machine,
-/// delivers about a sixth of the samples in real time (parec shows the same), so levels there
-/// cannot be tied to moments; on PulseAudio the same decisions are checked in the server's own
-/// account of the stream (`OwnStreamTests`).
+/// Measured on PulseAudio 16 and PipeWire 0.3. On PulseAudio the monitored null sink is first
+/// brought to the recording's low latency (`PulseFixture.recordMonitor`): an idle null sink runs
+/// two seconds ahead of any stream that joins it.
 @Suite("Levels on a real server", .serialized)
 struct PlaybackLevelTests {
     final class Events: Sendable {
@@ -32,7 +31,7 @@ struct PlaybackLevelTests {
     }
 
     @Test("Ducked at 20·log10(duck level) ± 0.5 dB, silent below −60 dBFS during a call, playing again after it (D1, D4, I1, I3)",
-        arguments: [ServerKind.pipewire])
+        arguments: ServerKind.allCases)
     func duckAndInterruption(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try RealServerTests.start(kind)
         defer { backend.close(); pulse.stop() }
@@ -76,7 +75,7 @@ struct PlaybackLevelTests {
     }
 
     @Test("A foreign player (paplay, pw-play) is muted while a non-mixable session plays and heard again after (OA2)",
-        arguments: [ServerKind.pipewire])
+        arguments: ServerKind.allCases)
     func foreignPlayerMuted(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try RealServerTests.start(kind)
         defer { backend.close(); pulse.stop() }
@@ -106,7 +105,7 @@ struct PlaybackLevelTests {
     }
 
     @Test("Plays on the headphones' sink, pauses when they are unplugged (pausesOnUnplug, RT10, RT11)",
-        arguments: [ServerKind.pipewire])
+        arguments: ServerKind.allCases)
     func headphonesUnplugged(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try RealServerTests.start(kind)
         defer { backend.close(); pulse.stop() }

@@ -126,8 +126,18 @@ final class PulseFixture: Sendable {
     }
 
     /// Records a sink's monitor, mono float at 48 kHz, until stopped.
+    ///
+    /// On PulseAudio the sink is then suspended and resumed once: an idle null sink renders
+    /// ahead by its default latency (2 s), and a stream joining it is not rewound, so its first
+    /// two seconds would wait behind that silence. Resumed, the sink's clock restarts now at the
+    /// recording's low latency (10 ms), which it keeps while the recording lasts.
     func recordMonitor(of sink: String) throws -> MonitorRecording {
-        try MonitorRecording(server: server, source: "\(sink).monitor")
+        let recording = try MonitorRecording(server: server, source: "\(sink).monitor")
+        if kind == .pulseaudio {
+            try pactl(["suspend-sink", sink, "1"])
+            try pactl(["suspend-sink", sink, "0"])
+        }
+        return recording
     }
 
     /// Starts a client of this server, its output discarded.
