@@ -48,15 +48,9 @@ struct MediaFixture {
     func remove() { try? FileManager.default.removeItem(atPath: directory) }
 }
 
-/// Levels of sample runs.
+/// Levels of sample runs (dBFS as the library's `LevelMeter` measures it).
 enum Level {
-    /// The root mean square of the samples.
-    static func rms(_ samples: ArraySlice<Float>) -> Double {
-        guard !samples.isEmpty else { return 0 }
-        return (samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
-    }
-
-    static func dBFS(_ samples: ArraySlice<Float>) -> Double { 20 * log10(max(rms(samples) * 2.0.squareRoot(), 1e-12)) }
+    static func dBFS(_ samples: ArraySlice<Float>) -> Double { LevelMeter.dBFS(samples) }
 
     static func peak(_ samples: ArraySlice<Float>) -> Float { samples.map(abs).max() ?? 0 }
 }

@@ -46,7 +46,7 @@ struct PlaybackLevelTests {
         try player.play()
         #expect(eventually { backend.ownStreams.values.contains { $0.app == "music" } })
         usleep(500_000)
-        let full = MonitorRecording.dBFS(monitor.record(0.5))
+        let full = monitor.level(over: 0.5)
         // At its own level (−6 dBFS), give or take the server's mono → stereo → mono mixing (3 dB).
         #expect(abs(full - 20 * log10(0.5)) < 3.5, "\(kind): the tone plays at \(full) dBFS")
 
@@ -54,21 +54,21 @@ struct PlaybackLevelTests {
         try navigation.setCategory(.playback, options: [.mixWithOthers, .duckOthers])
         try navigation.setActive(true)
         usleep(300_000)
-        let ducked = MonitorRecording.dBFS(monitor.record(0.5))
+        let ducked = monitor.level(over: 0.5)
         #expect(abs(ducked - full - 20 * log10(0.2)) < 0.5, "\(kind): ducked \(ducked - full) dB")
         try navigation.setActive(false)
         usleep(300_000)
-        #expect(abs(MonitorRecording.dBFS(monitor.record(0.5)) - full) < 0.5, "\(kind): back to its own level")
+        #expect(abs(monitor.level(over: 0.5) - full) < 0.5, "\(kind): back to its own level")
 
         arbiter.deviceChanged(.systemSession(.call, begin: true))
         #expect(events.saw(.paused(.interruption)))
         usleep(300_000)
-        let silent = MonitorRecording.dBFS(monitor.record(0.5))
+        let silent = monitor.level(over: 0.5)
         #expect(silent < -60, "\(kind): \(silent) dBFS during the call")
         arbiter.deviceChanged(.systemSession(.call, begin: false))
         #expect(events.saw(.resumed))
         usleep(300_000)
-        #expect(abs(MonitorRecording.dBFS(monitor.record(0.5)) - full) < 0.5, "\(kind): playing again after the call")
+        #expect(abs(monitor.level(over: 0.5) - full) < 0.5, "\(kind): playing again after the call")
         player.stop()
         music.close()
         navigation.close()
@@ -85,7 +85,7 @@ struct PlaybackLevelTests {
         defer { PulseFixture.end(foreign) }
         #expect(eventually { !backend.foreignStreams.isEmpty })
         usleep(500_000)
-        let before = MonitorRecording.dBFS(monitor.record(0.5))
+        let before = monitor.level(over: 0.5)
         #expect(before > -12, "\(kind): the foreign player is heard (\(before) dBFS)")
 
         let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
@@ -94,12 +94,12 @@ struct PlaybackLevelTests {
             contentsOf: Self.tone(pulse, seconds: 30, amplitude: 0, name: "silence"), session: music, endpoint: .soundServer(pulse.server))
         try player.play()
         usleep(500_000)
-        let during = MonitorRecording.dBFS(monitor.record(0.5))
+        let during = monitor.level(over: 0.5)
         #expect(during < -60, "\(kind): \(during) dBFS while the non-mixable session plays")
         player.stop()
         try music.setActive(false, options: .notifyOthersOnDeactivation)
         usleep(500_000)
-        let after = MonitorRecording.dBFS(monitor.record(0.5))
+        let after = monitor.level(over: 0.5)
         #expect(abs(after - before) < 0.5, "\(kind): the foreign player is heard again (\(after) dBFS)")
         music.close()
     }
@@ -124,8 +124,8 @@ struct PlaybackLevelTests {
         player.eventHandler = events.append
         try player.play()
         usleep(700_000)
-        let onPhones = MonitorRecording.dBFS(phonesMonitor.record(0.5))
-        let onSpeaker = MonitorRecording.dBFS(speakerMonitor.record(0.5))
+        let onPhones = phonesMonitor.level(over: 0.5)
+        let onSpeaker = speakerMonitor.level(over: 0.5)
         #expect(onPhones > -12, "\(kind): heard on the headphones (\(onPhones) dBFS)")
         #expect(onSpeaker < -60, "\(kind): not on the speaker (\(onSpeaker) dBFS)")
 
@@ -134,7 +134,7 @@ struct PlaybackLevelTests {
         #expect(events.saw(.paused(.unplug)))
         #expect(!player.isPlaying)
         usleep(300_000)
-        let after = MonitorRecording.dBFS(speakerMonitor.record(0.5))
+        let after = speakerMonitor.level(over: 0.5)
         #expect(after < -60, "\(kind): paused, not moved to the speaker (\(after) dBFS)")
         music.close()
     }

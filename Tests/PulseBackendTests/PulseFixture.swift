@@ -1,6 +1,5 @@
 import Foundation
-@testable import AudioSessionMedia
-import Synchronization
+import AudioSessionMedia
 
 /// The sound servers the backend is tested on: PulseAudio 16, and PipeWire 0.3 through
 /// pipewire-pulse (with its session bus and WirePlumber).
@@ -125,14 +124,14 @@ final class PulseFixture: Sendable {
         return try spawn(arguments)
     }
 
-    /// Records a sink's monitor, mono float at 48 kHz, until stopped.
+    /// Listens to a sink's monitor until stopped.
     ///
     /// On PulseAudio the sink is then suspended and resumed once: an idle null sink renders
     /// ahead by its default latency (2 s), and a stream joining it is not rewound, so its first
     /// two seconds would wait behind that silence. Resumed, the sink's clock restarts now at the
     /// recording's low latency (10 ms), which it keeps while the recording lasts.
-    func recordMonitor(of sink: String) throws -> MonitorRecording {
-        let recording = try MonitorRecording(server: server, source: "\(sink).monitor")
+    func recordMonitor(of sink: String) throws -> LevelMeter {
+        let recording = try LevelMeter(server: server, source: "\(sink).monitor")
         if kind == .pulseaudio {
             try pactl(["suspend-sink", sink, "1"])
             try pactl(["suspend-sink", sink, "0"])
@@ -227,48 +226,4 @@ private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer
     let pointers = strings.map { strdup($0) } + [nil]
     defer { pointers.forEach { free($0) } }
     return body(pointers)
-}
-
-/// A sink's monitor recorded (an untagged record stream of the client library's, read every
-/// 10 ms on a thread of its own): marks are sample counts so far, levels are measured between
-/// two marks.
-final class MonitorRecording: Sendable {
-    private let input: PulseInput
-    private let samples = Mutex<[Float]>([])
-    private let running = Atomic<Bool>(true)
-    private let done = DispatchSemaphore(value: 0)
-
-    init(server: String, source: String) throws {
-        input = try PulseInput(server: server, app: nil, channels: 1, sampleRate: 48_000, bufferDuration: 0.01, device: source)
-        Thread.detachNewThread { [self] in
-            while running.load(ordering: .acquiring) {
-                let read = input.read()
-                samples.withLock { $0.append(contentsOf: read) }
-                usleep(10_000)
-            }
-            done.signal()
-        }
-    }
-
-    /// Samples recorded so far.
-    func mark() -> Int { samples.withLock { $0.count } }
-
-    /// Waits `seconds`, then returns the samples recorded meanwhile.
-    func record(_ seconds: Double) -> ArraySlice<Float> {
-        let start = mark()
-        usleep(UInt32(seconds * 1_000_000))
-        return samples.withLock { $0[start...] }
-    }
-
-    /// The level of samples as dBFS of a sine (0 dBFS: a full-scale sine); −240 for silence.
-    static func dBFS(_ samples: ArraySlice<Float>) -> Double {
-        guard !samples.isEmpty else { return -240 }
-        let meanSquare = samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)
-        return 20 * log10(max((meanSquare * 2).squareRoot(), 1e-12))
-    }
-
-    func stop() {
-        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        done.wait()
-    }
 }
