@@ -115,7 +115,10 @@ let package = Package(
         // Daemon benchmarks, printed by scripts/benchmark (not a test: it measures).
         .executableTarget(
             name: "pulse-bench",
-            dependencies: ["PulseBackend", "AudioSession", "AudioSessionServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PulseBackend", "PulseClient", "CPulse", "AudioSession", "AudioSessionMedia", "AudioSessionServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Sources/pulse-bench", swiftSettings: strict),
         .executableTarget(
             name: "daemon-bench",

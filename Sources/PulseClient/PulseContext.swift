@@ -70,6 +70,30 @@ public final class PulseContext: @unchecked Sendable {
     /// Waits for a main loop signal (the lock held).
     public func wait() { pa_threaded_mainloop_wait(mainloop) }
 
+    /// The server's name and version as it reports them: `pulseaudio 16.1`, or
+    /// `PulseAudio (on PipeWire 0.3.65) 15.0.0` from pipewire-pulse; nil if it does not answer.
+    public var serverName: String? {
+        final class Answer {
+            var text: String?
+            var done = false
+            let mainloop: OpaquePointer
+            init(_ mainloop: OpaquePointer) { self.mainloop = mainloop }
+        }
+        let answer = Answer(mainloop)
+        return locked {
+            let operation = pa_context_get_server_info(context, { _, info, userdata in
+                let answer = Unmanaged<Answer>.fromOpaque(userdata!).takeUnretainedValue()
+                if let info = info?.pointee { answer.text = "\(String(cString: info.server_name)) \(String(cString: info.server_version))" }
+                answer.done = true
+                pa_threaded_mainloop_signal(answer.mainloop, 0)
+            }, Unmanaged.passUnretained(answer).toOpaque())
+            guard let operation else { return nil }
+            defer { pa_operation_unref(operation) }
+            while !answer.done, pa_operation_get_state(operation) == PA_OPERATION_RUNNING { wait() }
+            return answer.text
+        }
+    }
+
     /// Whether the connection still stands.
     public var isReady: Bool { pa_context_get_state(context) == PA_CONTEXT_READY }
 

@@ -1,76 +1,124 @@
 import AudioSession
+import AudioSessionMedia
 import AudioSessionServer
 import Foundation
 import Logging
 import PulseBackend
-import Synchronization
+import PulseClient
 
-// pulse-bench SERVER: from an app's activation call (duckOthers) to the server acknowledging
-// the duck of a foreign stream, seen by a separate libpulse connection as the stream's volume
-// change; 200 rounds. SERVER is a PulseAudio or pipewire-pulse address (unix:/…/native).
-// scripts/benchmark starts a headless PulseAudio and PipeWire and runs it against each.
+// pulse-bench SERVER: side by side on one server, how fast a duck reaches a foreign stream.
+//
+// - ours: from an app's activation call (duckOthers) to the server acknowledging the foreign
+//   stream's new volume;
+// - PulseAudio's module-role-ducking: from the creation of a `media.role=phone` stream (the
+//   benchmark's own libpulse stream, counted from pa_stream_connect_playback) to the server
+//   acknowledging that stream. The module ducks inside the server's handling of the new
+//   stream (its SINK_INPUT_PUT hook sets a volume factor no client can read, and hands it to
+//   the I/O thread before returning), and the server announces the stream only after that, so
+//   the announcement is the earliest moment anyone can know the duck is in place.
+//
+// Both are heard by the same separate libpulse connection (a subscription event, then the
+// stream's info), and both ducks are checked by ear once: a tone played by paplay as
+// `media.role=music` is measured on the default sink's monitor before and while ducked, and
+// must drop by 20·log10(duck level) ± 1 dB. PipeWire has no role modules: there the module's
+// side is reported as not available. SERVER is a PulseAudio or pipewire-pulse address
+// (unix:/…/native) whose default sink plays to nobody (scripts/benchmark starts them headless).
 
 guard CommandLine.arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: pulse-bench unix:/path/to/native\n".utf8))
     exit(2)
 }
 let address = CommandLine.arguments[1]
-let quiet = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+let rounds = 200
+let duckLevel = 0.2
+let expectedDrop = 20 * log10(duckLevel)
+let normal: UInt32 = 0x10000  // PA_VOLUME_NORM
 
-@Sendable func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
-/// The foreign stream's volume as the observer connection last saw it, with the time.
-let seen = Mutex<(volume: UInt32?, time: UInt64)>((nil, 0))
-let observer = try PulseServer(server: address) { event in
-    guard case .streamPresent(let stream) = event, stream.isForeign, let volume = stream.volume else { return }
-    let time = now()
-    seen.withLock { $0 = (volume, time) }
+// The foreign player: a minute of 440 Hz at −6 dBFS, media.role=music.
+let tone = NSTemporaryDirectory() + "pulse-bench-tone-\(getpid()).wav"
+let step = 2 * Double.pi * 440 / 48_000
+try SoundFile.write(
+    SampleBuffer(samples: (0..<(60 * 48_000)).map { 0.5 * Float(sin(step * Double($0))) }, channels: 1, sampleRate: 48_000),
+    to: tone, format: .wav16)
+let player = Tool.start(["paplay", "--property=media.role=music", tone], server: address)
+defer {
+    kill(player, SIGKILL)
+    unlink(tone)
 }
 
-let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: quiet)
-let backend = try PulseBackend(arbiter: arbiter, server: address, logger: quiet)
+let control = try PulseContext(server: address, name: "pulse-bench")
+let serverName = control.serverName ?? "?"
+let observer = try Observer(address: address, watching: "music")
+let meter = try LevelMeter(server: address, source: "@DEFAULT_MONITOR@")
+if serverName.hasPrefix("pulseaudio") {
+    // An idle null sink renders 2 s ahead and does not rewind for a stream that joins it;
+    // suspended and resumed, it restarts at the meter's latency. (PipeWire needs none of
+    // this, and a record stream does not survive the suspension there.)
+    Tool.run(["pactl", "suspend-sink", "@DEFAULT_SINK@", "1"], server: address)
+    Tool.run(["pactl", "suspend-sink", "@DEFAULT_SINK@", "0"], server: address)
+}
+guard observer.waitFor({ $0.volume == normal }) != nil else { fail("the foreign player's stream did not appear") }
+usleep(300_000)
+let whole = meter.level(over: 0.5)
+guard whole > -20 else { fail("the foreign player is not heard on the default sink's monitor (\(whole) dBFS)") }
 
-var player: pid_t = 0
-let arguments = ["/usr/bin/pacat", "--playback", "--raw", "--property=media.role=music", "/dev/zero"]
-let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-let environment = ["PULSE_SERVER=\(address)", "HOME=/tmp"]
-let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-guard posix_spawn(&player, argv[0]!, nil, nil, argv, envp) == 0 else { fatalError("cannot start pacat") }
-defer { kill(player, SIGKILL) }
-
-func waitFor(_ condition: (UInt32) -> Bool) -> UInt64? {
-    let deadline = now() + 5_000_000_000
-    while now() < deadline {
-        if let (volume, time) = seen.withLock({ state in state.volume.map { ($0, state.time) } }), condition(volume) { return time }
-        usleep(20)
+/// Listens while ducked; fails unless the drop is the duck level's, ± 1 dB.
+func heardDrop(_ side: String) -> Double {
+    usleep(300_000)
+    let drop = meter.level(over: 0.5) - whole
+    guard abs(drop - expectedDrop) < 1 else {
+        fail(String(format: "%@: the foreign player dropped %.2f dB, not %.2f dB", side, drop, expectedDrop))
     }
-    return nil
+    return drop
 }
 
-let normal: UInt32 = 0x10000
-let appeared = now() + 5_000_000_000
-while backend.foreignStreams.count != 1 || waitFor({ $0 == normal }) == nil {
-    guard now() < appeared else { fatalError("the foreign stream did not appear") }
-    usleep(1000)
-}
+// Ours.
+let quiet = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+let arbiter = try Arbiter(configuration: .init(profile: .desktop, duckLevel: duckLevel), logger: quiet)
+let backend = try PulseBackend(arbiter: arbiter, server: address, logger: quiet)
 let navigation = AudioSession(appID: "navigation", transport: .inProcess(arbiter))
 try navigation.setCategory(.playback, options: .duckOthers)
-
-var samples: [UInt64] = []
-for _ in 0..<200 {
+var ours = Rounds(name: "ours (activation → duck acknowledged)")
+var oursDrop = 0.0
+for round in 0..<rounds {
     let start = now()
     try navigation.setActive(true)
-    guard let acknowledged = waitFor({ $0 < normal && $0 > 0 }) else { fatalError("no duck seen") }
-    samples.append(acknowledged - start)
+    guard let ducked = observer.waitFor({ ($0.volume ?? normal) < normal && $0.volumeTime > start }) else { fail("ours: no duck seen") }
+    ours.samples.append(ducked.volumeTime - start)
+    if round == 0 { oursDrop = heardDrop("ours") }
     try navigation.setActive(false)
-    guard waitFor({ $0 == normal }) != nil else {
-        fatalError("no unduck seen: last \(seen.withLock { $0 }) backend \(backend.foreignStreams) round \(samples.count)")
+    guard observer.waitFor({ $0.volume == normal }) != nil else { fail("ours: no unduck seen (round \(round))") }
+}
+navigation.close()
+backend.close()
+
+// module-role-ducking, ducking music to the same level while a phone stream exists.
+var module = Rounds(name: "module-role-ducking (phone stream created → acknowledged)")
+var moduleDrop = 0.0
+let loaded = Tool.run(
+    ["pactl", "load-module", "module-role-ducking", "trigger_roles=phone", "ducking_roles=music", "volume=\(expectedDrop)dB"],
+    server: address)
+if loaded {
+    for round in 0..<rounds {
+        let start = now()
+        let call = PhoneStream(on: control)
+        guard let seen = observer.waitFor({ !$0.phones.isEmpty }) else { fail("module: the phone stream was not announced") }
+        module.samples.append(seen.phoneTime - start)
+        if round == 0 { moduleDrop = heardDrop("module-role-ducking") }
+        call.close()
+        guard observer.waitFor({ $0.phones.isEmpty }) != nil else { fail("module: the phone stream did not go") }
     }
 }
-func ms(_ sorted: [UInt64], _ q: Double) -> String {
-    String(format: "%.3f ms", Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]) / 1e6)
-}
-let sorted = samples.sorted()
-print("activation (duckOthers) → foreign stream's duck acknowledged, 200 rounds: p50 \(ms(sorted, 0.5)), p90 \(ms(sorted, 0.9)), max \(ms(sorted, 1.0))")
-backend.close()
 observer.close()
+meter.stop()
+
+print("server: \(serverName)")
+print(ours.summary)
+print(String(format: "  heard: the foreign player %.2f dB (20·log10(%.1f) = %.2f dB)", oursDrop, duckLevel, expectedDrop))
+if loaded {
+    print(module.summary)
+    print(String(format: "  heard: the foreign player %.2f dB", moduleDrop))
+    print(String(format: "ours / module: p50 %.2f×, p90 %.2f×", ours.quantile(0.5) / module.quantile(0.5), ours.quantile(0.9) / module.quantile(0.9)))
+} else {
+    print("module-role-ducking: not available on this server (PipeWire has no role modules)")
+}
