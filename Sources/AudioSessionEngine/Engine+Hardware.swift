@@ -110,4 +110,21 @@ extension Engine {
         }
         device.inputGains[port.uid] = gain
     }
+
+    /// HW6 from the device's side (beyond SPEC): the gain of a connected input port, whether or
+    /// not apps may set it — the device reports what its control says. 0…1, else -50; a UID
+    /// that is no connected input → -50 naming the inputs.
+    mutating func setDeviceInputGain(_ uid: String, _ gain: Double) throws(SessionError) {
+        guard gain >= 0, gain <= 1 else { throw SessionError(.badParam, "HW6: the input gain must be within 0…1, not \(gain)") }
+        let inputs = device.ports.ports.filter(\.isInput).map(\.port.uid)
+        guard inputs.contains(uid) else {
+            throw SessionError(.badParam, "HW6: no input port with UID \(uid) (inputs: \(inputs.isEmpty ? "none" : inputs.joined(separator: ", ")))")
+        }
+        device.inputGains[uid] = gain
+    }
+
+    /// HW6: every connected input port's gain (1 unless set), by UID.
+    public var inputGains: [String: Double] {
+        Dictionary(device.ports.ports.filter(\.isInput).map { ($0.port.uid, device.inputGains[$0.port.uid] ?? 1) }) { first, _ in first }
+    }
 }

@@ -1,4 +1,4 @@
-/// System events (SPEC §0, D2, D3, I4, I7, HW7, RT11 wake, MS2).
+/// System events (SPEC §0, D2, D3, I4, I7, HW6 device side, HW7, RT11 wake, MS2).
 extension Engine {
     mutating func perform(_ event: SystemEvent, _ context: inout StepContext) throws(SessionError) {
         switch event {
@@ -27,6 +27,8 @@ extension Engine {
             if !on { endInterruptions(by: .microphoneMute, shouldResume: { _ in true }, &context) }
         case .outputVolume(let volume):
             try setOutputVolume(volume, &context)
+        case .inputGain(let uid, let gain):
+            try setDeviceInputGain(uid, gain)
         case .plug(let kind, let uid):
             try plug(kind, uid: uid, &context)
         case .unplug(let uid):

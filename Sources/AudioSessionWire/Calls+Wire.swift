@@ -84,6 +84,10 @@ extension WireWriter {
             write(uid)
         case .wake: write(UInt8(8))
         case .mediaServicesReset: write(UInt8(9))
+        case .inputGain(let uid, let gain):
+            write(UInt8(10))
+            write(uid)
+            write(gain)
         }
     }
 }
@@ -133,6 +137,7 @@ extension WireReader {
         case 7: return .unplug(uid: try readString("uid"))
         case 8: return .wake
         case 9: return .mediaServicesReset
+        case 10: return .inputGain(uid: try readString("uid"), try readDouble("input gain"))
         case let tag: throw WireError(.unknownTag, "system event: no case \(tag)")
         }
     }

@@ -7,7 +7,7 @@ enum StepSyntax {
         "background", "foreground", "request-permission", "override", "prefer-input",
         "input-data-source", "prefer", "input-gain",
     ]
-    static let systemVerbs = ["plug", "unplug", "silent", "lock", "unlock", "call", "alarm", "siri", "mic-mute", "volume", "wake", "media-services"]
+    static let systemVerbs = ["plug", "unplug", "silent", "lock", "unlock", "call", "alarm", "siri", "mic-mute", "volume", "input-gain", "wake", "media-services"]
 
     /// `category CATEGORY [mode=MODE] [options=OPT,…]`, `mode MODE`, `activate`, …
     static func appCall(_ cursor: inout LineCursor) throws(ScenarioParseError) -> AppCall {
@@ -102,6 +102,14 @@ enum StepSyntax {
                 throw cursor.error(expected: "a volume (a number)", found: token)
             }
             return .outputVolume(volume)
+        case "input-gain":  // HW6 from the device's side (beyond SCENARIOS.md): `input-gain UID G`
+            let uid = try cursor.next("an input port's UID")
+            guard Port.isValidUID(uid.text) else {
+                throw cursor.error(expected: "a UID of letters, digits and . _ : -", found: uid)
+            }
+            let token = try cursor.next("a gain (a number)")
+            guard let gain = ScenarioValue.number(token.text) else { throw cursor.error(expected: "a gain (a number)", found: token) }
+            return .inputGain(uid: uid.text, gain)
         case "wake": return .wake
         default:
             _ = try cursor.next(oneOf: ["reset"], "a media-services action")

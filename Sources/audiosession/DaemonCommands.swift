@@ -91,7 +91,7 @@ extension AudioSessionCommand {
             abstract: "Send a system event to a running daemon (needs root or the daemon's user).",
             discussion: """
                 VERB as in scenario files: plug KIND [uid=UID], unplug UID, silent on|off, lock, unlock, \
-                call|alarm|siri begin|end, mic-mute on|off, volume V, wake, media-services reset. \
+                call|alarm|siri begin|end, mic-mute on|off, volume V, input-gain UID G, wake, media-services reset. \
                 Also: answer APP grant|deny (the user's answer to a record-permission prompt).
                 """)
 

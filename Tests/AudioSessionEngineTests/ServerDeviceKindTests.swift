@@ -30,4 +30,24 @@ import Testing
         #expect(AccessoryKind(name: "wired-mic") == .wiredMicrophone)
         #expect(AccessoryKind(name: "usb-in") == .usbInput)
     }
+
+    /// HW6 from the device's side: a server's source volume becomes its port's gain; nobody is
+    /// told (HW6 has no notification); the gains of every input read back by UID.
+    @Test func theDeviceSetsAnInputPortsGainWithoutANotification() throws {
+        var h = try Harness(apps: [("memo", [])])
+        h.call("memo", .setCategory(.playAndRecord))
+        h.call("memo", .setActive(true))
+        #expect(h.step(.system(.plug(.wiredMicrophone, uid: "alsa_input.headset"))).error == nil)
+        let outcome = h.system(.inputGain(uid: "alsa_input.headset", 0.4))
+        #expect(outcome.error == nil)
+        #expect(outcome.effects.isEmpty)
+        #expect(h.status("memo").inputGain == 0.4)
+        #expect(h.engine.inputGains["alsa_input.headset"] == 0.4)
+        #expect(h.engine.inputGains["built-in-mic"] == 1)
+        let unknown = h.system(.inputGain(uid: "alsa_output.usb", 0.4))
+        #expect(unknown.error?.code == .badParam)
+        #expect(unknown.error?.message.contains("alsa_input.headset") == true)  // names the inputs there are
+        #expect(h.system(.inputGain(uid: "alsa_input.headset", 1.5)).error?.code == .badParam)
+        #expect(h.engine.inputGains["alsa_input.headset"] == 0.4)  // nothing half-changed
+    }
 }

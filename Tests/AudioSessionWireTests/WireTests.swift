@@ -31,7 +31,7 @@ enum Samples {
     static let events: [SystemEvent] = [
         .silentSwitch(on: true), .lock, .unlock, .systemSession(.call, begin: true), .systemSession(.siri, begin: false),
         .microphoneMute(on: true), .outputVolume(0.3), .plug(.headset), .plug(.usb, uid: "usb-x"),
-        .unplug(uid: "headset-1"), .wake, .mediaServicesReset,
+        .unplug(uid: "headset-1"), .wake, .mediaServicesReset, .inputGain(uid: "headset-1", 0.25),
     ]
 
     static let notifications: [SessionNotification] = [

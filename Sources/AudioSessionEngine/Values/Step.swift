@@ -49,6 +49,10 @@ public enum SystemEvent: Hashable, Sendable {
     case microphoneMute(on: Bool)
     /// HW7: the output volume, 0…1.
     case outputVolume(Double)
+    /// HW6 from the device's side **(beyond SPEC)**: an input port's gain was changed on the
+    /// device itself (on a sound server: the source's volume), 0…1. No notification (HW6 has
+    /// none); sessions read it as `inputGain`.
+    case inputGain(uid: String, Double)
     /// §9.1, RT11: an accessory is plugged in; without a UID it gets `<kind>-<n>`.
     case plug(AccessoryKind, uid: String? = nil)
     /// §9.1, RT11, I8: the accessory with this UID is unplugged.
