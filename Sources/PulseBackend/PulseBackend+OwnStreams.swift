@@ -126,9 +126,10 @@ extension PulseBackend {
     }
 }
 
-/// After every arbiter step, one reconciliation of the own streams is queued on the backend's
-/// queue (at most one waits at a time: it reads the engine as it is when it runs).
-final class OwnStreamFollower: StepObserver {
+/// After every arbiter step, one reconciliation of the own streams and the device's volumes is
+/// queued on the backend's queue (at most one waits at a time: it reads the engine as it is
+/// when it runs).
+final class StepFollower: StepObserver {
     let backend: PulseBackend
     let pending = Atomic<Bool>(false)
 
@@ -139,6 +140,7 @@ final class OwnStreamFollower: StepObserver {
         backend.queue.async { [self] in
             pending.store(false, ordering: .releasing)
             backend.reconcileOwnStreams()
+            backend.reconcileDeviceVolumes()
         }
     }
 }

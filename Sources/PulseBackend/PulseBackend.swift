@@ -11,7 +11,9 @@ import Synchronization
 /// internal speaker and microphone are the profile's built-in ports.
 ///
 /// Streams of apps that do not use us are *other audio* (`PulseBackend+Streams.swift`).
-/// The library's own streams follow their session (`PulseBackend+OwnStreams.swift`).
+/// The library's own streams follow their session (`PulseBackend+OwnStreams.swift`); the
+/// output volume and input gains are the default sink's and the sources' volumes
+/// (`PulseBackend+DeviceVolumes.swift`).
 ///
 /// Everything the server reports and everything sent to it goes through one serial queue: the
 /// arbiter is never called with libpulse's lock held, nor libpulse with the arbiter's.
@@ -30,9 +32,11 @@ public final class PulseBackend: Sendable {
         var ownStreams: [StreamKey: OwnStream] = [:]
         /// The own volume of each media role some of whose streams are ducked.
         var roleVolumes: [String: UInt32] = [:]
-        /// HW7: the default sink and each sink's volume as last reported.
+        /// HW7: the default sink and each sink's volume as last reported (or written).
         var defaultSink: String?
         var sinkVolumes: [String: Double] = [:]
+        /// HW6: each source's volume as last reported (or written).
+        var sourceVolumes: [String: Double] = [:]
     }
 
     let arbiter: Arbiter
@@ -65,7 +69,7 @@ public final class PulseBackend: Sendable {
         }
         relay.target.withLock { $0 = self }
         server.withLock { $0 = connection }
-        arbiter.addObserver(OwnStreamFollower(backend: self))
+        arbiter.addObserver(StepFollower(backend: self))
         queue.resume()
         queue.sync {}  // the initial listing is applied before the daemon starts listening
     }
@@ -91,12 +95,19 @@ public final class PulseBackend: Sendable {
         case .present(let device):
             state.withLock { state in
                 state.names[device.isSink, default: [:]][device.index] = device.name
-                if device.isSink, let volume = device.volume { state.sinkVolumes[device.name] = volume }
+                if let volume = device.volume {
+                    if device.isSink { state.sinkVolumes[device.name] = volume } else { state.sourceVolumes[device.name] = volume }
+                }
             }
             update(device)
-            if device.isSink { followVolume() }
+            if device.isSink { followOutputVolume() } else { followInputGain(of: device.name) }
         case .removed(let index, let isSink):
-            guard let name = state.withLock({ $0.names[isSink]?.removeValue(forKey: index) }) else { return }
+            guard let name = state.withLock({ state in
+                state.names[isSink]?.removeValue(forKey: index).map { name in
+                    if isSink { state.sinkVolumes[name] = nil } else { state.sourceVolumes[name] = nil }
+                    return name
+                }
+            }) else { return }
             unplug(name, because: "removed")
         case .streamPresent(let stream):
             if let app = stream.app {
@@ -108,7 +119,7 @@ public final class PulseBackend: Sendable {
             if !ownStreamRemoved(index, isRecord: isRecord), !isRecord { streamRemoved(index) }
         case .defaultSink(let name):
             state.withLock { $0.defaultSink = name }
-            followVolume()
+            followOutputVolume()
         }
     }
 
@@ -126,18 +137,6 @@ public final class PulseBackend: Sendable {
                 unplug(device.name, because: device.isAvailable ? "now a \(kind)" : "its port is unavailable")
             }
             if device.isAvailable, current != kind { plug(kind, device) }
-        }
-    }
-
-    /// HW7: the system output volume is the default sink's (a slider position, at most 1); the
-    /// engine tells every session when it changes, and nothing when it does not.
-    private func followVolume() {
-        guard let volume = state.withLock({ state in state.defaultSink.flatMap { state.sinkVolumes[$0] } }) else { return }
-        let current = arbiter.engine.deviceStatus.outputVolume
-        let wanted = min(1, max(0, volume))
-        guard abs(current - wanted) > 1e-9 else { return }
-        if let error = arbiter.deviceChanged(.outputVolume(wanted)) {
-            logger.warning("cannot follow the sink volume", metadata: ["volume": "\(wanted)", "error": "\(error)"])
         }
     }
 

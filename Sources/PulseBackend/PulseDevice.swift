@@ -16,7 +16,7 @@ public struct PulseDevice: Hashable, Sendable {
     /// False when the active port says nothing is plugged into it (`PA_PORT_AVAILABLE_NO`): the
     /// device is then as good as unplugged.
     public var isAvailable: Bool
-    /// A sink's volume as a slider position (its loudest channel; 1 = 100%), if known.
+    /// Its volume as a slider position (the loudest channel; 1 = 100%), if known.
     public var volume: Double?
 
     public init(

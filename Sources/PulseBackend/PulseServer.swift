@@ -74,6 +74,18 @@ public final class PulseServer: @unchecked Sendable {
         if let operation = pa_context_set_sink_input_volume(context, index, &levels, nil, nil) { pa_operation_unref(operation) }
     }
 
+    /// Sets every channel of a sink or source, by name, to a slider position (1 = 100%).
+    public func setVolume(device name: String, isSink: Bool, volume: Double) {
+        var levels = pa_cvolume()
+        pa_cvolume_set(&levels, 1, pa_volume_t((volume * Double(PA_VOLUME_NORM)).rounded()))  // one value: every channel
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        let operation = isSink
+            ? pa_context_set_sink_volume_by_name(context, name, &levels, nil, nil)
+            : pa_context_set_source_volume_by_name(context, name, &levels, nil, nil)
+        if let operation { pa_operation_unref(operation) }
+    }
+
     /// Moves a playback stream to a sink, or a record stream to a source, by name.
     public func move(stream index: UInt32, isRecord: Bool, to device: String) {
         pa_threaded_mainloop_lock(mainloop)
@@ -194,7 +206,7 @@ public final class PulseServer: @unchecked Sendable {
     private static func device(_ info: pa_source_info) -> PulseDevice {
         device(
             index: info.index, name: info.name, description: info.description, isSink: false, proplist: info.proplist,
-            port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) }, volume: nil)
+            port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) }, volume: loudest(info.volume))
     }
 
     /// What sinks and sources share: names, properties, the active port (type, availability).

@@ -205,6 +205,13 @@ final class PulseFixture: Sendable {
         }
     }
 
+    /// A sink's or source's (`kind`) first channel's raw volume (65536 = 100%), as pactl reads it
+    /// ("Volume: front-left: 19661 /  30% / -31.37 dB, …").
+    func volume(of kind: String, _ name: String) throws -> Int? {
+        let line = try pactl(["get-\(kind)-volume", name])
+        return line.split(separator: "/").first?.split(separator: " ").last.flatMap { Int($0) }
+    }
+
     /// The server's sinks or sources (`kind`), name by index, as pactl lists them.
     func names(of kind: String) throws -> [String: String] {
         Dictionary(uniqueKeysWithValues: try pactl(["list", kind, "short"]).split(separator: "\n").map {

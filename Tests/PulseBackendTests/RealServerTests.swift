@@ -141,7 +141,51 @@ struct RealServerTests {
         #expect(eventually { heard.items.withLock { $0.contains(.outputVolume(0.5)) } })
         try pulse.pactl(["set-sink-volume", "speaker", "150%"])  // beyond 100%: the slider is at its top
         #expect(eventually { (try? music.status().outputVolume) == 1 })
+        try music.setActive(true)  // a step: the boost is not written back down to 100%
+        usleep(200_000)
+        #expect(try pulse.volume(of: "sink", "speaker") == 98_304)
+
+        // `system volume 0.3` from a controller sets the sink; its echo tells nobody again.
+        #expect(arbiter.deviceChanged(.outputVolume(0.3)) == nil)
+        #expect(eventually { (try? pulse.volume(of: "sink", "speaker")) == 19_661 }, "\(kind): the sink at 30%")
+        usleep(300_000)
+        #expect(heard.items.withLock { $0.filter { if case .outputVolume = $0 { true } else { false } } }
+            == [.outputVolume(0.5), .outputVolume(1), .outputVolume(0.3)])
         music.close()
+    }
+
+    @Test("An input port's gain is its source's volume, both ways (HW6)", arguments: ServerKind.allCases)
+    func inputGainIsTheSourceVolume(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try Self.start(kind)
+        defer { backend.close(); pulse.stop() }
+        let memo = AudioSession(appID: "memo", transport: .inProcess(arbiter))
+        try memo.setCategory(.playAndRecord)
+        try memo.setActive(true)
+        func near(_ gain: Double) -> Bool { abs(memo.inputGain - gain) < 0.001 }
+        // The built-in microphone (the fixture's source `mic`), set on the server.
+        try pulse.pactl(["set-source-volume", "mic", "60%"])
+        #expect(eventually { near(0.6) }, "\(kind): the built-in microphone's gain \(memo.inputGain)")
+        let headset = try pulse.load(source: "headset-mic", "device.form_factor=headset")
+        #expect(eventually { memo.currentRoute.inputs.first?.uid == "headset-mic" })
+        // The new port's gain is what the server gives its source: 100% on PulseAudio; PipeWire's
+        // session manager restores the last source volume onto it a moment after it appears.
+        usleep(300_000)
+        let given = Double(try pulse.volume(of: "source", "headset-mic") ?? 0) / 65_536
+        #expect(eventually { near(given) }, "\(kind): the source at \(given), the port's gain \(memo.inputGain)")
+        // An app sets it: the source follows.
+        try memo.setInputGain(0.25)
+        #expect(eventually { (try? pulse.volume(of: "source", "headset-mic")) == 16_384 }, "\(kind): the source at 25%")
+        // A mixer sets the source: the port's gain follows, 150% reads as 1.
+        try pulse.pactl(["set-source-volume", "headset-mic", "40%"])
+        #expect(eventually { near(0.4) }, "\(kind): \(memo.inputGain)")
+        try pulse.pactl(["set-source-volume", "headset-mic", "150%"])
+        #expect(eventually { near(1) }, "\(kind): \(memo.inputGain)")
+        try pulse.unload(headset)
+        #expect(eventually { memo.currentRoute.inputs.first?.type == .microphoneBuiltIn })
+        #expect(near(0.6))
+        let mic = try pulse.volume(of: "source", "mic")
+        #expect(mic == 39_321, "\(kind): the built-in microphone's source at \(String(describing: mic))")  // untouched by all this
+        memo.close()
     }
 
     @Test("A foreign stream with media.role=phone is a call: sessions are interrupted until it ends (I4)",

@@ -1,0 +1,80 @@
+import AudioSessionEngine
+import CPulse
+
+/// The device's volumes both ways, as slider positions (the server's volume / 100 %, at most 1
+/// for the session; a boost above 100 % set on the server reads as 1 and is left alone):
+///
+/// - HW7: the system output volume is the default sink's volume. A change on the server
+///   (a mixer, a volume key) becomes `outputVolume` and every session is told; `system volume V`
+///   from a controller sets the sink.
+/// - HW6: an input port's gain is its source's volume. A change on the server becomes the
+///   port's gain (`SystemEvent.inputGain`, device side, no notification); an app's
+///   `setInputGain` sets the source.
+///
+/// Both directions are level-triggered like the own streams: what the server reported is
+/// followed into the engine when it arrives; after every arbiter step whatever the engine says
+/// differently is written to the server and taken as reported, and the server's echo then
+/// matches. Values within half a volume step (1/65536) are equal, so an echo never reads as a
+/// change.
+extension PulseBackend {
+    static let volumeStep = 1 / Double(PA_VOLUME_NORM)
+
+    /// HW7: the default sink's volume into the engine.
+    func followOutputVolume() {
+        guard let volume = state.withLock({ state in state.defaultSink.flatMap { state.sinkVolumes[$0] } }) else { return }
+        let wanted = min(1, max(0, volume))
+        guard abs(arbiter.engine.deviceStatus.outputVolume - wanted) > Self.volumeStep / 2 else { return }
+        if let error = arbiter.deviceChanged(.outputVolume(wanted)) {
+            logger.warning("cannot follow the sink volume", metadata: ["volume": "\(wanted)", "error": "\(error)"])
+        }
+    }
+
+    /// HW6: a source's volume into its port's gain (once the port is plugged).
+    func followInputGain(of source: String) {
+        guard let volume = state.withLock({ $0.sourceVolumes[source] }), let uid = inputPort(for: source) else { return }
+        let wanted = min(1, max(0, volume))
+        guard let gain = arbiter.engine.inputGains[uid], abs(gain - wanted) > Self.volumeStep / 2 else { return }
+        if let error = arbiter.deviceChanged(.inputGain(uid: uid, wanted)) {
+            logger.warning("cannot follow the source volume", metadata: ["source": "\(source)", "error": "\(error)"])
+        }
+    }
+
+    /// After a step: the engine's output volume and input gains onto the server where they differ.
+    func reconcileDeviceVolumes() {
+        let engine = arbiter.engine
+        let volume = engine.deviceStatus.outputVolume
+        if let sink = state.withLock({ state in
+            state.defaultSink.flatMap { sink in
+                state.sinkVolumes[sink].flatMap { abs(min(1, $0) - volume) > Self.volumeStep / 2 ? sink : nil }
+            }
+        }) {
+            state.withLock { $0.sinkVolumes[sink] = volume }
+            server.withLock { $0 }?.setVolume(device: sink, isSink: true, volume: volume)
+            logger.debug("sink volume", metadata: ["sink": "\(sink)", "volume": "\(volume)"])
+        }
+        for (uid, gain) in engine.inputGains {
+            guard let source = sourceName(for: uid),
+                let reported = state.withLock({ $0.sourceVolumes[source] }), abs(min(1, reported) - gain) > Self.volumeStep / 2
+            else { continue }
+            state.withLock { $0.sourceVolumes[source] = gain }
+            server.withLock { $0 }?.setVolume(device: source, isSink: false, volume: gain)
+            logger.debug("source volume", metadata: ["source": "\(source)", "gain": "\(gain)"])
+        }
+    }
+
+    /// The input port a source stands for: a plugged accessory's UID is the source's name; the
+    /// internal microphone is the profile's built-in microphone.
+    private func inputPort(for source: String) -> String? {
+        let (plugged, builtIn) = state.withLock { ($0.plugged[source] != nil, $0.builtInMicrophone) }
+        if plugged { return source }
+        guard source == builtIn else { return nil }
+        return arbiter.engine.deviceStatus.inputs.first { $0.type == .microphoneBuiltIn }?.uid
+    }
+
+    private func sourceName(for uid: String) -> String? {
+        let (plugged, builtIn) = state.withLock { ($0.plugged[uid] != nil, $0.builtInMicrophone) }
+        if plugged { return state.withLock { $0.sourceVolumes[uid] != nil } ? uid : nil }
+        let isBuiltIn = arbiter.engine.deviceStatus.inputs.contains { $0.uid == uid && $0.type == .microphoneBuiltIn }
+        return isBuiltIn ? builtIn : nil
+    }
+}
