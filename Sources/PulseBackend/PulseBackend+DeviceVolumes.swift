@@ -21,7 +21,7 @@ extension PulseBackend {
 
     /// HW7: the default sink's volume into the engine.
     func followOutputVolume() {
-        guard let volume = state.withLock({ state in state.defaultSink.flatMap { state.sinkVolumes[$0] } }) else { return }
+        guard let volume = state.withLock({ state in state.defaultSink.flatMap { state.volumes[true]?[$0] } }) else { return }
         let wanted = min(1, max(0, volume))
         guard abs(arbiter.engine.deviceStatus.outputVolume - wanted) > Self.volumeStep / 2 else { return }
         if let error = arbiter.deviceChanged(.outputVolume(wanted)) {
@@ -31,7 +31,7 @@ extension PulseBackend {
 
     /// HW6: a source's volume into its port's gain (once the port is plugged).
     func followInputGain(of source: String) {
-        guard let volume = state.withLock({ $0.sourceVolumes[source] }), let uid = inputPort(for: source) else { return }
+        guard let volume = state.withLock({ $0.volumes[false]?[source] }), let uid = inputPort(for: source) else { return }
         let wanted = min(1, max(0, volume))
         guard let gain = arbiter.engine.inputGains[uid], abs(gain - wanted) > Self.volumeStep / 2 else { return }
         if let error = arbiter.deviceChanged(.inputGain(uid: uid, wanted)) {
@@ -42,39 +42,34 @@ extension PulseBackend {
     /// After a step: the engine's output volume and input gains onto the server where they differ.
     func reconcileDeviceVolumes() {
         let engine = arbiter.engine
-        let volume = engine.deviceStatus.outputVolume
+        let device = engine.deviceStatus
+        let volume = device.outputVolume
         if let sink = state.withLock({ state in
             state.defaultSink.flatMap { sink in
-                state.sinkVolumes[sink].flatMap { abs(min(1, $0) - volume) > Self.volumeStep / 2 ? sink : nil }
+                state.volumes[true]?[sink].flatMap { abs(min(1, $0) - volume) > Self.volumeStep / 2 ? sink : nil }
             }
         }) {
-            state.withLock { $0.sinkVolumes[sink] = volume }
+            state.withLock { $0.volumes[true]?[sink] = volume }
             server.withLock { $0 }?.setVolume(device: sink, isSink: true, volume: volume)
             logger.debug("sink volume", metadata: ["sink": "\(sink)", "volume": "\(volume)"])
         }
-        for (uid, gain) in engine.inputGains {
-            guard let source = sourceName(for: uid),
-                let reported = state.withLock({ $0.sourceVolumes[source] }), abs(min(1, reported) - gain) > Self.volumeStep / 2
+        let gains = engine.inputGains
+        for port in device.inputs {
+            guard let gain = gains[port.uid], let source = deviceName(for: port),
+                let reported = state.withLock({ $0.volumes[false]?[source] }), abs(min(1, reported) - gain) > Self.volumeStep / 2
             else { continue }
-            state.withLock { $0.sourceVolumes[source] = gain }
+            state.withLock { $0.volumes[false]?[source] = gain }
             server.withLock { $0 }?.setVolume(device: source, isSink: false, volume: gain)
             logger.debug("source volume", metadata: ["source": "\(source)", "gain": "\(gain)"])
         }
     }
 
     /// The input port a source stands for: a plugged accessory's UID is the source's name; the
-    /// internal microphone is the profile's built-in microphone.
+    /// internal microphone is the profile's built-in microphone (the inverse of `deviceName(for:)`).
     private func inputPort(for source: String) -> String? {
         let (plugged, builtIn) = state.withLock { ($0.plugged[source] != nil, $0.builtInMicrophone) }
         if plugged { return source }
         guard source == builtIn else { return nil }
         return arbiter.engine.deviceStatus.inputs.first { $0.type == .microphoneBuiltIn }?.uid
-    }
-
-    private func sourceName(for uid: String) -> String? {
-        let (plugged, builtIn) = state.withLock { ($0.plugged[uid] != nil, $0.builtInMicrophone) }
-        if plugged { return state.withLock { $0.sourceVolumes[uid] != nil } ? uid : nil }
-        let isBuiltIn = arbiter.engine.deviceStatus.inputs.contains { $0.uid == uid && $0.type == .microphoneBuiltIn }
-        return isBuiltIn ? builtIn : nil
     }
 }

@@ -106,7 +106,7 @@ extension PulseBackend {
 
     /// The server device standing for a session port: an accessory's UID is its name; the
     /// built-in ports are the devices found for them (a receiver plays on the speaker's sink).
-    private func deviceName(for port: Port?) -> String? {
+    func deviceName(for port: Port?) -> String? {
         guard let port else { return nil }
         return state.withLock { state in
             if state.plugged[port.uid] != nil { return port.uid }

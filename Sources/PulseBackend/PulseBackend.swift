@@ -32,11 +32,10 @@ public final class PulseBackend: Sendable {
         var ownStreams: [StreamKey: OwnStream] = [:]
         /// The own volume of each media role some of whose streams are ducked.
         var roleVolumes: [String: UInt32] = [:]
-        /// HW7: the default sink and each sink's volume as last reported (or written).
+        /// HW7: the default sink.
         var defaultSink: String?
-        var sinkVolumes: [String: Double] = [:]
-        /// HW6: each source's volume as last reported (or written).
-        var sourceVolumes: [String: Double] = [:]
+        /// HW6, HW7: each sink's (true) and source's volume as last reported (or written), by name.
+        var volumes: [Bool: [String: Double]] = [true: [:], false: [:]]
     }
 
     let arbiter: Arbiter
@@ -95,16 +94,14 @@ public final class PulseBackend: Sendable {
         case .present(let device):
             state.withLock { state in
                 state.names[device.isSink, default: [:]][device.index] = device.name
-                if let volume = device.volume {
-                    if device.isSink { state.sinkVolumes[device.name] = volume } else { state.sourceVolumes[device.name] = volume }
-                }
+                if let volume = device.volume { state.volumes[device.isSink, default: [:]][device.name] = volume }
             }
             update(device)
             if device.isSink { followOutputVolume() } else { followInputGain(of: device.name) }
         case .removed(let index, let isSink):
             guard let name = state.withLock({ state in
                 state.names[isSink]?.removeValue(forKey: index).map { name in
-                    if isSink { state.sinkVolumes[name] = nil } else { state.sourceVolumes[name] = nil }
+                    state.volumes[isSink]?[name] = nil
                     return name
                 }
             }) else { return }
