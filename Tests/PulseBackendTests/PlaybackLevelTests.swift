@@ -138,6 +138,24 @@ struct PlaybackLevelTests {
         #expect(after < -60, "\(kind): paused, not moved to the speaker (\(after) dBFS)")
         music.close()
     }
+
+    @Test("A LevelMeter let go stops listening: its record stream leaves the server")
+    func meterLetGo() throws {
+        let pulse = try PulseFixture(.pulseaudio)
+        defer { pulse.stop() }
+        /// The meter's record streams (its client is "audiosession meter"; the fixture's remapped
+        /// microphone records the speaker's monitor too).
+        func meterStreams() -> Int? {
+            (try? pulse.pactl(["list", "source-outputs"]))?.components(separatedBy: "application.name = \"audiosession meter\"").count
+                .advanced(by: -1)
+        }
+        do {
+            let meter = try LevelMeter(server: pulse.server, source: "speaker.monitor")
+            #expect(eventually { meterStreams() == 1 })
+            #expect(meter.level(over: 0.05) < -60)  // the speaker plays nothing
+        }
+        #expect(eventually { meterStreams() == 0 }, "still recording: \(String(describing: meterStreams()))")
+    }
 }
 
 /// Waits (bounded) until the condition holds.
