@@ -24,9 +24,11 @@ extension Engine {
         }
         context.deviceChanged(from: device.ports, cause: .plug)
         if requested == nil { device.defaultUIDCounters[kind.name] = counter }
-        device.ports.append(ports, accessory: device.nextAccessoryNumber)
+        let accessory = device.nextAccessoryNumber
+        device.ports.append(ports, accessory: accessory)
         device.nextAccessoryNumber += 1
         endOverridesOnDeviceChange(&context)
+        clearPreferencesForPluggedInput(accessory, &context)
     }
 
     /// §9.1, I8: unplugs an accessory; a UID that is not plugged fails with -50.

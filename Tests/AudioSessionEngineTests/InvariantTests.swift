@@ -143,6 +143,30 @@ struct InvariantTests {
     }
 }
 
+extension InvariantTests {
+    @Test("RT8: a plug that brings an input the session may use clears its preference, any other keeps it; only its own call sets one")
+    func preferenceFollowsPlugs() async {
+        await propertyCheck(count: 200, input: Self.sequences) { values in
+            RandomSteps.replay(values) { before, step, outcome, after in
+                for app in after.apps {
+                    guard let old = before.status(of: app), let new = after.status(of: app) else { continue }
+                    if case .app(app, .setPreferredInput) = step { continue }
+                    // Nothing but the app's own call sets or restores a preference.
+                    #expect(new.preferredInput == nil || new.preferredInput == old.preferredInput, "\(app) after \(step)")
+                    guard case .system(.plug) = step, outcome.error == nil, let preferred = old.preferredInput else { continue }
+                    let known = Set(old.availableInputs.map(\.uid))
+                    let plugged = new.availableInputs.contains { !known.contains($0.uid) }
+                    if plugged {
+                        #expect(new.preferredInput == nil, "\(app) kept \(preferred) after \(step)")
+                    } else {
+                        #expect(new.preferredInput == preferred, "\(app) lost \(preferred) after \(step)")
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The engine's own invariant check (`Engine.invariantViolations`), which the soak command and
 /// the fuzzer rely on: silent on every reachable state, loud on a broken one.
 @Suite("The engine's self-check")

@@ -67,6 +67,24 @@ check(oldWay.wait(timeout: .now() + 10) == .success && oldAnswer, "requestRecord
 check(await Permission.askTheNewWay(), "AVAudioApplication.requestRecordPermission() async")
 check(Permission.isGranted, "recordPermission reads granted on AVAudioApplication and AVAudioSession")
 
+// A recorder prefers the built-in mic; plugging a USB microphone clears the preference and
+// takes the input, as iOS does (RT8, revision 3).
+try session.setCategory(.record)
+if let builtIn = session.availableInputs?.first(where: { $0.portType == .builtInMic }) {
+    try session.setPreferredInput(builtIn)
+}
+settle()
+check(session.preferredInput?.portType == .builtInMic, "setPreferredInput(built-in mic) reads back")
+let reasonsBeforePlug = watcher.reasons.count
+try system.perform(.plug(.usb, uid: nil))
+settle()
+check(session.preferredInput == nil, "a plugged USB microphone clears preferredInput (nil)")
+check(session.currentRoute.inputs.first?.portType == .usbAudio, "the USB microphone is the current route's input")
+check(Array(watcher.reasons.dropFirst(reasonsBeforePlug)) == [.newDeviceAvailable], "the plug is told as newDeviceAvailable")
+try system.perform(.unplug(uid: "usb-1"))
+settle()
+check(session.preferredInput == nil, "the unplug does not restore the preference")
+
 // Another app's audio hints that ours (a game's effects) should go quiet (OA3); media services
 // reset (MS2). Observed the iOS way.
 var hints: [AVAudioSession.SilenceSecondaryAudioHintType] = []

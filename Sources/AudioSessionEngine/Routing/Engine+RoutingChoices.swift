@@ -57,6 +57,20 @@ extension Engine {
         }
     }
 
+    /// RT8 (revision 3, as iOS does): a plugged accessory whose input the session may use
+    /// clears the session's preferred input — last in wins: whoever plugs a microphone in wants
+    /// it. A plug that brings no input the session may use (headphones; hands-free without
+    /// allowBluetooth) keeps the preference. Nothing restores a cleared one.
+    mutating func clearPreferencesForPluggedInput(_ accessory: UInt32, _ context: inout StepContext) {
+        for index in sessionsWithRoutingChoice where sessions[index].preferredInput != nil {
+            let config = sessions[index].routingConfig
+            let bringsInput = device.ports.slots.contains {
+                $0.accessory == accessory && RouteSelection.isAvailableInput($0, config)
+            }
+            if bringsInput { reconfigure(index, &context) { $0.preferredInput = nil } }
+        }
+    }
+
     /// After the step: RT7 ends the overrides of every session but a new routing owner, and RT8
     /// drops preferences whose port is no longer available. Neither is restored later.
     mutating func endStaleRoutingChoices(_ context: inout StepContext) {
