@@ -13,7 +13,8 @@ let package = Package(
     products: [
         .library(name: "AudioSessionEngine", targets: ["AudioSessionEngine"]),
         .library(name: "AudioSessionWire", targets: ["AudioSessionWire"]),
-        .library(name: "AudioSessionServer", targets: ["AudioSessionServer"]),
+        .library(name: "AudioSessionRuntime", targets: ["AudioSessionRuntime"]),
+        .library(name: "AudioSessionDaemon", targets: ["AudioSessionDaemon"]),
         .library(name: "AudioSession", targets: ["AudioSession"]),
         .library(name: "AVFAudio", targets: ["AVFAudio"]),
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
@@ -36,11 +37,18 @@ let package = Package(
         .target(name: "AudioSessionEngine", swiftSettings: strict),
         // The wire protocol: messages, framing, the total decoder (docs/protocol.md).
         .target(name: "AudioSessionWire", dependencies: ["AudioSessionEngine"], swiftSettings: strict),
-        // The daemon's runtime: the engine's serial owner, connections, persistence, the socket.
+        // The runtime, without NIO: the engine's serial owner (the arbiter), settings store,
+        // permission policy, what backends see. The daemon and the client's embedded mode use it.
         .target(
-            name: "AudioSessionServer",
+            name: "AudioSessionRuntime",
+            dependencies: ["AudioSessionEngine", "AudioSessionWire", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // The daemon's shell: socket server, connections, outboxes, service lifecycle (NIO).
+        .target(
+            name: "AudioSessionDaemon",
             dependencies: [
-                "AudioSessionEngine", "AudioSessionWire",
+                "AudioSessionRuntime", "AudioSessionWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -52,7 +60,7 @@ let package = Package(
         .target(
             name: "AudioSession",
             dependencies: [
-                "AudioSessionEngine", "AudioSessionWire", "AudioSessionServer",
+                "AudioSessionEngine", "AudioSessionWire", "AudioSessionRuntime",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -75,7 +83,7 @@ let package = Package(
         .target(name: "PulseClient", dependencies: ["CPulse"], swiftSettings: strict),
         .target(
             name: "PulseBackend",
-            dependencies: ["CPulse", "PulseClient", "AudioSessionEngine", "AudioSessionServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CPulse", "PulseClient", "AudioSessionEngine", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         // Players and recorders of real audio through the session (issue 6): sound files through
         // libsndfile (Debian: libsndfile1-dev), a sound server through libpulse, or rendered to files.
@@ -90,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "audiosession",
             dependencies: [
-                "Scenarios", "AudioSession", "AudioSessionServer", "AudioSessionWire",
+                "Scenarios", "AudioSession", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -100,7 +108,8 @@ let package = Package(
             name: "audiosessiond",
             dependencies: [
                 "PulseBackend",
-                "AudioSessionServer",
+                "AudioSessionRuntime",
+                "AudioSessionDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -116,13 +125,13 @@ let package = Package(
         .executableTarget(
             name: "pulse-bench",
             dependencies: [
-                "PulseBackend", "PulseClient", "CPulse", "AudioSession", "AudioSessionMedia", "AudioSessionServer",
+                "PulseBackend", "PulseClient", "CPulse", "AudioSession", "AudioSessionMedia", "AudioSessionRuntime",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/pulse-bench", swiftSettings: strict),
         .executableTarget(
             name: "daemon-bench",
-            dependencies: ["AudioSession", "AudioSessionServer", "AudioSessionWire", .product(name: "Logging", package: "swift-log")], path: "Sources/daemon-bench",
+            dependencies: ["AudioSession", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire", .product(name: "Logging", package: "swift-log")], path: "Sources/daemon-bench",
             swiftSettings: strict),
         .testTarget(
             name: "AudioSessionEngineTests",
@@ -140,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "AudioSessionTests",
             dependencies: [
-                "AudioSession", "AudioSessionServer", "AudioSessionWire", "Scenarios",
+                "AudioSession", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire", "Scenarios",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -148,12 +157,12 @@ let package = Package(
         .testTarget(
             name: "PulseBackendTests",
             dependencies: [
-                "PulseBackend", "AudioSession", "AudioSessionMedia", "AudioSessionServer", .product(name: "Logging", package: "swift-log"),
+                "PulseBackend", "AudioSession", "AudioSessionMedia", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(
             name: "AudioSessionMediaTests",
-            dependencies: ["AudioSessionMedia", "AudioSession", "AudioSessionServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["AudioSessionMedia", "AudioSession", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios"], swiftSettings: strict),
     ]

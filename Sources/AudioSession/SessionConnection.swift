@@ -1,4 +1,4 @@
-import AudioSessionServer
+import AudioSessionRuntime
 import AudioSessionWire
 
 /// One client connection to the arbiter, in this process or over the daemon's socket.

@@ -1,4 +1,4 @@
-import AudioSessionServer
+import AudioSessionRuntime
 import AudioSessionWire
 import Foundation
 import Logging

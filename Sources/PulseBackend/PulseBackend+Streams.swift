@@ -1,5 +1,5 @@
 import AudioSessionEngine
-import AudioSessionServer
+import AudioSessionRuntime
 import AudioSessionWire
 import CPulse
 

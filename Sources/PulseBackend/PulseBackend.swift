@@ -1,5 +1,5 @@
 import AudioSessionEngine
-import AudioSessionServer
+import AudioSessionRuntime
 import Dispatch
 import Logging
 import Synchronization

@@ -1,4 +1,5 @@
-import AudioSessionServer
+import AudioSessionDaemon
+import AudioSessionRuntime
 import Foundation
 
 /// An `audiosessiond` started for one command (`run --daemon`) on a socket in a new private

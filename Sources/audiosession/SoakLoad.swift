@@ -1,5 +1,6 @@
 import AudioSessionEngine
-import AudioSessionServer
+import AudioSessionDaemon
+import AudioSessionRuntime
 import AudioSessionWire
 import Foundation
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioSessionEngine
-import AudioSessionServer
+import AudioSessionDaemon
+import AudioSessionRuntime
 import AudioSessionWire
 import FoundationEssentials
 import Logging

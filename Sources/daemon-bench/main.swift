@@ -2,7 +2,8 @@
 // fan-out of a `system plug` to 1,000 apps, and the daemon's RSS with 1,000 apps connected.
 // Run by scripts/benchmark against a release `audiosessiond` started here.
 import AudioSession
-import AudioSessionServer
+import AudioSessionDaemon
+import AudioSessionRuntime
 import Foundation
 import Synchronization
 import AudioSessionWire

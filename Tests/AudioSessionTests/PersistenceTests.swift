@@ -1,5 +1,6 @@
 import AudioSession
-import AudioSessionServer
+import AudioSessionDaemon
+import AudioSessionRuntime
 import AudioSessionWire
 import Foundation
 import Logging

@@ -1,5 +1,5 @@
 import AudioSession
-import AudioSessionServer
+import AudioSessionRuntime
 import AudioSessionWire
 import Foundation
 import Logging

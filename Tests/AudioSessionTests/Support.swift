@@ -1,5 +1,6 @@
 import AudioSession
-import AudioSessionServer
+import AudioSessionDaemon
+import AudioSessionRuntime
 import Foundation
 import Logging
 import Synchronization

@@ -1,6 +1,6 @@
 import AudioSession
 import AudioSessionMedia
-import AudioSessionServer
+import AudioSessionRuntime
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import AudioSessionRuntime
 import Dispatch
 import Logging
 import ServiceLifecycle

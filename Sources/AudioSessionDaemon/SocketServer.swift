@@ -1,3 +1,4 @@
+import AudioSessionRuntime
 import AudioSessionWire
 import Logging
 import NIOCore

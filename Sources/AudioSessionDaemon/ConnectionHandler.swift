@@ -1,3 +1,4 @@
+import AudioSessionRuntime
 import AudioSessionEngine
 import AudioSessionWire
 import Logging
