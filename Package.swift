@@ -11,6 +11,7 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "audiosession",
     products: [
+        .library(name: "AudioSessionModel", targets: ["AudioSessionModel"]),
         .library(name: "AudioSessionEngine", targets: ["AudioSessionEngine"]),
         .library(name: "AudioSessionWire", targets: ["AudioSessionWire"]),
         .library(name: "AudioSessionRuntime", targets: ["AudioSessionRuntime"]),
@@ -33,22 +34,26 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-        // The pure engine: the standard library only (no Foundation, I/O, clock, threads, logging).
-        .target(name: "AudioSessionEngine", swiftSettings: strict),
+        // The model every layer shares: categories, modes, options, ports, routes, statuses,
+        // errors, calls, system events, notifications. Plain values, the standard library only.
+        .target(name: "AudioSessionModel", swiftSettings: strict),
+        // The pure engine: the model and the standard library only (no Foundation, I/O, clock,
+        // threads, logging).
+        .target(name: "AudioSessionEngine", dependencies: ["AudioSessionModel"], swiftSettings: strict),
         // The wire protocol: messages, framing, the total decoder (docs/protocol.md).
-        .target(name: "AudioSessionWire", dependencies: ["AudioSessionEngine"], swiftSettings: strict),
+        .target(name: "AudioSessionWire", dependencies: ["AudioSessionModel"], swiftSettings: strict),
         // The runtime, without NIO: the engine's serial owner (the arbiter), settings store,
         // permission policy, what backends see. The daemon and the client's embedded mode use it.
         .target(
             name: "AudioSessionRuntime",
-            dependencies: ["AudioSessionEngine", "AudioSessionWire", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["AudioSessionModel", "AudioSessionEngine", "AudioSessionWire", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The daemon's shell: socket server, connections, outboxes, service lifecycle (NIO).
         .target(
             name: "AudioSessionDaemon",
             dependencies: [
-                "AudioSessionRuntime", "AudioSessionWire",
+                "AudioSessionModel", "AudioSessionRuntime", "AudioSessionWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -60,19 +65,19 @@ let package = Package(
         .target(
             name: "AudioSession",
             dependencies: [
-                "AudioSessionEngine", "AudioSessionWire", "AudioSessionRuntime",
+                "AudioSessionModel", "AudioSessionWire", "AudioSessionRuntime",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         // Apple's names over AudioSession (no logic of its own), for code written for iOS.
-        .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionEngine"], swiftSettings: strict),
+        .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel"], swiftSettings: strict),
         .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: strict),
         // The C API (SPEC §14): the public header, and Swift that only converts to AudioSession.
         .target(name: "CAudioSessionServices"),
         .target(
             name: "AudioSessionServices",
-            dependencies: ["CAudioSessionServices", "AudioSession", "AudioSessionEngine", "Scenarios"],
+            dependencies: ["CAudioSessionServices", "AudioSession", "AudioSessionModel", "Scenarios"],
             swiftSettings: strict),
         // The PulseAudio/PipeWire backend: libpulse (a system library) and the mapping of the
         // server's sinks and sources to session ports.
@@ -83,17 +88,17 @@ let package = Package(
         .target(name: "PulseClient", dependencies: ["CPulse"], swiftSettings: strict),
         .target(
             name: "PulseBackend",
-            dependencies: ["CPulse", "PulseClient", "AudioSessionEngine", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CPulse", "PulseClient", "AudioSessionModel", "AudioSessionEngine", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         // Players and recorders of real audio through the session (issue 6): sound files through
         // libsndfile (Debian: libsndfile1-dev), a sound server through libpulse, or rendered to files.
         .systemLibrary(name: "CSndFile"),
         .target(
             name: "AudioSessionMedia",
-            dependencies: ["AudioSession", "AudioSessionEngine", "CSndFile", "CPulse", "PulseClient"],
+            dependencies: ["AudioSession", "AudioSessionModel", "CSndFile", "CPulse", "PulseClient"],
             swiftSettings: strict),
         // Scenario files: parser and runner (SCENARIOS.md).
-        .target(name: "Scenarios", dependencies: ["AudioSessionEngine", "AudioSession", "AudioSessionWire"], swiftSettings: strict),
+        .target(name: "Scenarios", dependencies: ["AudioSessionModel", "AudioSessionEngine", "AudioSession", "AudioSessionWire"], swiftSettings: strict),
         // The `audiosession` CLI: argument parsing, wiring and printing only.
         .executableTarget(
             name: "audiosession",
@@ -136,20 +141,20 @@ let package = Package(
         .testTarget(
             name: "AudioSessionEngineTests",
             dependencies: [
-                "AudioSessionEngine",
+                "AudioSessionEngine", "AudioSessionModel",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AudioSessionWireTests",
-            dependencies: ["AudioSessionWire", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["AudioSessionWire", "AudioSessionModel", "AudioSessionEngine", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AudioSessionTests",
             dependencies: [
-                "AudioSession", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire", "Scenarios",
+                "AudioSession", "AudioSessionEngine", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire", "Scenarios",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -164,6 +169,8 @@ let package = Package(
             name: "AudioSessionMediaTests",
             dependencies: ["AudioSessionMedia", "AudioSession", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios"], swiftSettings: strict),
+        // The layers: imports per module, and which binaries carry NIO (reads Sources/ and .build/).
+        .testTarget(name: "LayeringTests", swiftSettings: strict),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "AudioSessionModel"], swiftSettings: strict),
     ]
 )

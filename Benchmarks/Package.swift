@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Benchmarks live in their own package so that the benchmark library (a few minutes to build)
-// stays out of the normal build and test run. The engine's sources come in through the
-// `Engine` symlink, so this package does not depend on the name of the checkout's folder.
+// stays out of the normal build and test run. The model's and the engine's sources come in through the
+// `Model` and `Engine` symlinks, so this package does not depend on the name of the checkout's folder.
 let package = Package(
     name: "audiosession-benchmarks",
     platforms: [.macOS(.v13)],
@@ -11,15 +11,16 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"])
     ],
     targets: [
-        .target(name: "AudioSessionEngine", path: "Engine"),
-        .target(name: "Workloads", dependencies: ["AudioSessionEngine"], path: "Benchmarks/Workloads"),
+        .target(name: "AudioSessionModel", path: "Model"),
+        .target(name: "AudioSessionEngine", dependencies: ["AudioSessionModel"], path: "Engine"),
+        .target(name: "Workloads", dependencies: ["AudioSessionEngine", "AudioSessionModel"], path: "Benchmarks/Workloads"),
         .executableTarget(
             name: "EngineBenchmarks",
-            dependencies: ["AudioSessionEngine", "Workloads", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: ["AudioSessionEngine", "AudioSessionModel", "Workloads", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
-            name: "EngineProfile", dependencies: ["AudioSessionEngine", "Workloads"], path: "Benchmarks/EngineProfile"),
+            name: "EngineProfile", dependencies: ["AudioSessionEngine", "AudioSessionModel", "Workloads"], path: "Benchmarks/EngineProfile"),
     ]
 )

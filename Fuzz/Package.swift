@@ -20,6 +20,10 @@ let package = Package(
     targets: [
         .executableTarget(name: "FuzzWire", dependencies: [.product(name: "AudioSessionWire", package: repository)]),
         .executableTarget(name: "FuzzScenario", dependencies: [.product(name: "Scenarios", package: repository)]),
-        .executableTarget(name: "FuzzEngine", dependencies: [.product(name: "AudioSessionEngine", package: repository)]),
+        .executableTarget(
+            name: "FuzzEngine",
+            dependencies: [
+                .product(name: "AudioSessionEngine", package: repository), .product(name: "AudioSessionModel", package: repository),
+            ]),
     ]
 )

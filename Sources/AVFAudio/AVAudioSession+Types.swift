@@ -1,9 +1,9 @@
 import AudioSession
-import AudioSessionEngine
+import AudioSessionModel
 
-typealias EngineCategory = AudioSessionEngine.Category
-typealias EngineMode = AudioSessionEngine.Mode
-typealias EngineOptions = AudioSessionEngine.CategoryOptions
+typealias EngineCategory = AudioSessionModel.Category
+typealias EngineMode = AudioSessionModel.Mode
+typealias EngineOptions = AudioSessionModel.CategoryOptions
 
 // Apple's nested types with Apple's raw values (SPEC §1–3, §12, §13). Each converts to and
 // from the client library's type; nothing here decides anything.

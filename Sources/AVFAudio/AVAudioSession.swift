@@ -1,5 +1,5 @@
 import AudioSession
-import AudioSessionEngine
+import AudioSessionModel
 import Foundation
 
 /// Apple's `AVAudioSession` on Linux: the same names, shapes and raw values over the
@@ -56,7 +56,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     }
 
     open func setActive(_ active: Bool, options: SetActiveOptions = []) throws {
-        let options = AudioSessionEngine.SetActiveOptions(rawValue: UInt32(truncatingIfNeeded: options.rawValue))
+        let options = AudioSessionModel.SetActiveOptions(rawValue: UInt32(truncatingIfNeeded: options.rawValue))
         try bridge { () throws(SessionError) in try session.setActive(active, options: options) }
     }
 
@@ -84,7 +84,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     }
 
     open func overrideOutputAudioPort(_ portOverride: PortOverride) throws {
-        let value: AudioSessionEngine.PortOverride = portOverride == .speaker ? .speaker : .none
+        let value: AudioSessionModel.PortOverride = portOverride == .speaker ? .speaker : .none
         try bridge { () throws(SessionError) in try session.overrideOutputAudioPort(value) }
     }
 

@@ -1,5 +1,5 @@
 import AudioSession
-import AudioSessionEngine
+import AudioSessionModel
 import Foundation
 
 /// A route: its input and output ports (RT10).
@@ -26,9 +26,9 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
     public let dataSources: [AVAudioSessionDataSourceDescription]?
     public let selectedDataSource: AVAudioSessionDataSourceDescription?
     let session: AudioSession?
-    let port: AudioSessionEngine.Port
+    let port: AudioSessionModel.Port
 
-    init(_ port: AudioSessionEngine.Port, isInput: Bool, session: AudioSession?) {
+    init(_ port: AudioSessionModel.Port, isInput: Bool, session: AudioSession?) {
         self.port = port
         self.session = session
         portType = AVAudioSession.Port(port.type)

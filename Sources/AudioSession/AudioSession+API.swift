@@ -82,7 +82,7 @@ extension AudioSession {
     /// The last status read, or a fresh session's while nothing could be read (msrv).
     private var current: SessionStatus {
         if let status = try? status() { return status }
-        return state.withLock { $0.lastStatus } ?? Self.defaultStatus(appID)
+        return state.withLock { $0.lastStatus } ?? SessionStatus.fresh(appID)
     }
 
     /// C1–C7: the session's category (C8: soloAmbient until set).
@@ -96,7 +96,7 @@ extension AudioSession {
     /// RT10.
     public var currentRoute: Route { current.currentRoute }
     /// RT4.
-    public var availableInputs: [AudioSessionEngine.Port] { current.availableInputs }
+    public var availableInputs: [AudioSessionModel.Port] { current.availableInputs }
     /// RT8: the preferred input's UID.
     public var preferredInput: String? { current.preferredInput }
     /// HW3.
@@ -136,10 +136,4 @@ extension AudioSession {
     /// D4: the factor the system applies to this app's output (ducking, silencing); a player
     /// multiplies its samples by it. Never the app's own volume.
     public var outputGain: Double { state.withLock { $0.outputGain } }
-
-    static func defaultStatus(_ app: AppID) -> SessionStatus {
-        var engine = Engine()
-        try? engine.register(app)
-        return engine.status(of: app)!
-    }
 }

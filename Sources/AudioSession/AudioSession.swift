@@ -1,4 +1,4 @@
-@_exported import AudioSessionEngine
+@_exported import AudioSessionModel
 import AudioSessionWire
 import Foundation
 import Synchronization

@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 /// What an app last set, to re-apply after a media-services reset when asked (MS2).
 struct RememberedConfiguration: Sendable {

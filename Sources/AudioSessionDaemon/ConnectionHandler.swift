@@ -1,5 +1,5 @@
 import AudioSessionRuntime
-import AudioSessionEngine
+import AudioSessionModel
 import AudioSessionWire
 import Logging
 import NIOCore

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Device state, kept apart from session state (SPEC §0): it survives a media-services
 /// reset (MS2) and, in the daemon, restarts (P1, HW7).
 struct DeviceState: Hashable, Sendable {

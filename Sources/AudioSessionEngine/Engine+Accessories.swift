@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Accessories plugged and unplugged (SPEC §9.1).
 extension Engine {
     /// Route keys are bit sets over the port list (`RouteKey`), so a device has at most 64 ports.

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Activation and arbitration (SPEC §4).
 extension Engine {
     /// A3, then A4: whether this configuration of the session may activate now.

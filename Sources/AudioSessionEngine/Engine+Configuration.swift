@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Categories, options and modes (SPEC §1–3) and their checks while active (A9).
 extension Engine {
     /// C9, C10, O1, M1, A9, IO3: `setCategory(category, mode:, options:)`.

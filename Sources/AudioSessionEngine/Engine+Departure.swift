@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// An app's process ending: what the daemon does when a connection drops (issue 4, "client
 /// death"), so that no one stays ducked, silenced or interrupted because of a dead app.
 extension Engine {

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// What every step ends with: the effects derived from the state after the whole step (N1).
 extension Engine {
     /// I7 after the step's other effects, then route changes (RT11), hints (OA3) and gains (D4),

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Ducking and silencing: each session's effective output gain (SPEC D1–D5, C11).
 extension Engine {
     /// What every session's gain depends on, gathered in one pass over the active sessions.

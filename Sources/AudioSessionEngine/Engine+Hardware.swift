@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Hardware configuration (SPEC §10, HW1–HW6).
 extension Engine {
     /// HW1: the device route and the preferences that decide the sample rate and IO buffer:

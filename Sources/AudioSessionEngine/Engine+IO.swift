@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// I/O reports (SPEC IO1–IO3).
 extension Engine {
     /// IO1, IO2: output starts; an inactive session is activated first, as setActive(true).

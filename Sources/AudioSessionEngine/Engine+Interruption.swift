@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Interruptions (SPEC §5).
 extension Engine {
     /// A2: a non-mixable activation interrupts every other active, non-mixable app session.

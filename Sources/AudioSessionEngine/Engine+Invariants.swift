@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// The engine checking itself: rules that must hold after every step, whatever the steps were.
 /// The soak command asks a running daemon for them, the fuzzer and the property tests check
 /// them after each step. An empty list is a healthy engine.

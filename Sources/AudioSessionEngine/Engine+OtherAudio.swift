@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Other audio and the secondary-audio hint (SPEC OA1–OA3).
 extension Engine {
     /// Who is playing, gathered in one pass over the active sessions.

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Record permission (SPEC P1–P3).
 extension Engine {
     /// P2: an undetermined permission asks the user once; a decided one is delivered at once.

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// System events (SPEC §0, D2, D3, I4, I7, HW6 device side, HW7, RT11 wake, MS2).
 extension Engine {
     mutating func perform(_ event: SystemEvent, _ context: inout StepContext) throws(SessionError) {

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// The arbiter: every app's session and the device, as a pure, deterministic value.
 ///
 /// Each step (`apply(_:)`) is atomic: it succeeds with all its effects or fails with none

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Hardware facts of each port type (SPEC §10 table).
 struct PortHardware {
     var sampleRates: [Double]
@@ -47,24 +49,6 @@ struct PortHardware {
             return PortHardware(sampleRates: common, maxOutputChannels: 2, defaultOutputChannels: 2, outputLatency: 2.0)
         }
     }
-}
-
-/// An app's hardware preferences (HW3, HW4), applied where SPEC HW1 says.
-public struct HardwarePreferences: Hashable, Sendable {
-    public var sampleRate: Double?
-    public var ioBufferDuration: Double?
-    public var inputChannels: Int?
-    public var outputChannels: Int?
-
-    public init() {}
-}
-
-/// One preference of `prefer KEY=VALUE` (HW3, HW4).
-public enum HardwarePreference: Hashable, Sendable {
-    case sampleRate(Double)
-    case ioBufferDuration(Double)
-    case inputChannels(Int)
-    case outputChannels(Int)
 }
 
 /// HW1, HW2: the device's sample rate and IO buffer for a route and preferences.

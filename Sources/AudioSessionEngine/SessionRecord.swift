@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Who interrupted a session (I1, I2): another app's session, a system session, or the
 /// built-in microphone mute (I7).
 enum Interrupter: Hashable, Sendable {

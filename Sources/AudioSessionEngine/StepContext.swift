@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// What a step has done so far: the effects it produced, by delivery phase (N2), and what
 /// the route comparison after the step needs to know about the state before it (RT11).
 struct StepContext {

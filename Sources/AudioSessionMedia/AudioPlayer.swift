@@ -1,5 +1,5 @@
 import AudioSession
-import AudioSessionEngine
+import AudioSessionModel
 import Dispatch
 
 /// Plays a sound file (WAV, FLAC, Ogg Vorbis … through libsndfile) through the app's session,

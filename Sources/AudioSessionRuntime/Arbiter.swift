@@ -1,4 +1,5 @@
 import AudioSessionEngine
+import AudioSessionModel
 import AudioSessionWire
 import Logging
 import Synchronization

@@ -1,4 +1,5 @@
 import AudioSessionEngine
+import AudioSessionModel
 import FoundationEssentials  // JSON and files without the rest of Foundation (daemon RSS)
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import AudioSessionEngine
+import AudioSessionModel
 
 /// Follows the arbiter's steps from outside the engine: a sound-server backend that applies
 /// each session's route, gain and running state to the app's own streams.

@@ -1,5 +1,5 @@
 import AudioSession
-import AudioSessionEngine
+import AudioSessionModel
 import CAudioSessionServices
 
 #if canImport(Glibc)

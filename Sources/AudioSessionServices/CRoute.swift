@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 import CAudioSessionServices
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 // App calls and system events in wire form: a tag byte, then the arguments.
 

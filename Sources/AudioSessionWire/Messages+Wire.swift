@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 // Message payloads: a tag byte, then the fields (docs/protocol.md "Messages").
 

@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 /// The protocol version this build speaks; the handshake refuses any other (docs/protocol.md).
 public enum ProtocolVersion {

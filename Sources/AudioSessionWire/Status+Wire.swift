@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 // Session status and the device snapshot in wire form: fields in declaration order.
 

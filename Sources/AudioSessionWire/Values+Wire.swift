@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 // The engine's values in wire form (docs/protocol.md "Values"). Table values (category,
 // mode, port type, accessory kind, profile, system session) travel as their index in the

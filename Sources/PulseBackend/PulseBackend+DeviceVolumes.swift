@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 import CPulse
 
 /// The device's volumes both ways, as slider positions (the server's volume / 100 %, at most 1

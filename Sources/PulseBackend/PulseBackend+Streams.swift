@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 import AudioSessionRuntime
 import AudioSessionWire
 import CPulse

@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 /// A sink or source as the sound server describes it: what the port mapping reads. Built from
 /// libpulse's info structs by `PulseServer`, or by hand in tests.

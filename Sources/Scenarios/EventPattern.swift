@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 /// An expected event; a field left `nil` is not checked (SCENARIOS.md "Expectations").
 public enum EventPattern: Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 /// A session property that `expect NAME PROPERTY=VALUE` can check (SCENARIOS.md "Properties").
 public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {

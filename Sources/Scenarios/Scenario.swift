@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 /// A parsed scenario file (SCENARIOS.md): its header and its items in file order.
 public struct Scenario: Hashable, Sendable {

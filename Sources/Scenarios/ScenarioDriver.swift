@@ -1,4 +1,5 @@
-import AudioSessionEngine
+internal import AudioSessionEngine
+import AudioSessionModel
 
 /// What a scenario drives: the arbiter and one client per app. In-process today; the same
 /// scenario must give the same result against a daemon (SCENARIOS.md `--daemon`).
@@ -15,7 +16,7 @@ public protocol ScenarioDriver {
 
 /// Drives an `Engine` in this process, answering record-permission prompts as declared.
 public struct EmbeddedDriver: ScenarioDriver {
-    public private(set) var engine: Engine
+    private(set) var engine: Engine
     private var answers: [AppID: PermissionAnswer] = [:]
     private var delivered: [(app: AppID, notification: SessionNotification)] = []
 

@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 /// Parses scenario files (SCENARIOS.md). Total: any text gives a scenario or an error that
 /// names the file, line and column and what was expected there.

@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 /// The outcome of one step of a scenario.
 public struct StepResult: Sendable {

@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 
 /// The words after an app name, after `system`, after `event`, and `PROPERTY=VALUE`.
 enum StepSyntax {

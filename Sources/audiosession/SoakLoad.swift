@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 import AudioSessionDaemon
 import AudioSessionRuntime
 import AudioSessionWire

@@ -32,7 +32,7 @@ enum StatusPrinter {
         return lines.joined(separator: "\n")
     }
 
-    private static func list(_ ports: [AudioSessionEngine.Port]) -> String {
+    private static func list(_ ports: [AudioSessionModel.Port]) -> String {
         ports.isEmpty ? "-" : ports.map(\.description).joined(separator: " ")
     }
 
@@ -66,7 +66,7 @@ enum StatusPrinter {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func port(_ port: AudioSessionEngine.Port) -> [String: Any] {
+    private static func port(_ port: AudioSessionModel.Port) -> [String: Any] {
         ["type": port.type.rawValue, "uid": port.uid, "name": port.name]
     }
 

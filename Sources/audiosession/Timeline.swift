@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 import Scenarios
 
 /// Renders a scenario report as a timeline a person can read: the file's own full-line

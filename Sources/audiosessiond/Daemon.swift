@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSessionEngine
+import AudioSessionModel
 import AudioSessionDaemon
 import AudioSessionRuntime
 import AudioSessionWire

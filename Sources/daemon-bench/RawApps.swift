@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 import AudioSessionWire
 import Foundation
 import Synchronization

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AudioSessionEngine
+@testable import AudioSessionModel
 
 @Suite("Activation, interruptions and notifications (SPEC §4–5, §13)")
 struct ArbitrationTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AudioSessionEngine
+@testable import AudioSessionModel
 
 @Suite("Categories, options and modes (SPEC §1–3)")
 struct CategoryTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AudioSessionEngine
+@testable import AudioSessionModel
 
 /// `Step.departure`: an app's process ends; nobody stays ducked, silenced or interrupted (A6, D4, C11).
 @Suite struct DepartureTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AudioSessionEngine
+@testable import AudioSessionModel
 
 @Suite("Errors (SPEC §12)")
 struct ErrorTests {

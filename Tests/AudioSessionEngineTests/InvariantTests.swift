@@ -2,6 +2,7 @@ import PropertyBased
 import Testing
 
 @testable import AudioSessionEngine
+@testable import AudioSessionModel
 
 /// Invariants over long random step sequences (issue: property-based test of the engine).
 @Suite("Engine invariants over random step sequences")

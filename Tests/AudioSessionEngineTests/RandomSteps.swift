@@ -1,4 +1,5 @@
 @testable import AudioSessionEngine
+@testable import AudioSessionModel
 
 /// Turns integers into engine steps, so a random integer array is a random step sequence.
 enum RandomSteps {

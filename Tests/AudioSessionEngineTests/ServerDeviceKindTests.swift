@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AudioSessionEngine
+@testable import AudioSessionModel
 
 /// The one-direction accessory kinds a sound server's sinks and sources map to (beyond §9.1).
 @Suite struct ServerDeviceKindTests {

@@ -1,4 +1,5 @@
 @testable import AudioSessionEngine
+@testable import AudioSessionModel
 
 /// Builds an engine with registered apps; every app call must succeed unless said otherwise.
 struct Harness {

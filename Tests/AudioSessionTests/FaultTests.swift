@@ -1,3 +1,4 @@
+import AudioSessionEngine
 import AudioSession
 import AudioSessionDaemon
 import AudioSessionRuntime

@@ -1,4 +1,4 @@
-import AudioSessionEngine
+import AudioSessionModel
 import Testing
 
 @testable import Scenarios

@@ -1,4 +1,5 @@
 import AudioSessionEngine
+import AudioSessionModel
 import Benchmark
 import Workloads
 

@@ -1,4 +1,5 @@
 import AudioSessionEngine
+import AudioSessionModel
 import Workloads
 
 // The benchmark workload as a plain loop, for profilers: `EngineProfile [STEPS] [REGISTERED]`.

@@ -1,4 +1,5 @@
 import AudioSessionEngine
+import AudioSessionModel
 
 /// A workload of 10 active apps: categories, activations, output, ducking, deactivations with
 /// notify-others and the odd system event, cycled. Every step does real arbitration work.

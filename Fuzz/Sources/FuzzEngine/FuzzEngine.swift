@@ -1,4 +1,5 @@
 import AudioSessionEngine
+import AudioSessionModel
 
 /// The engine driven by decoded steps (two bytes each) over four apps, checking after every
 /// step: a failed step changed nothing (A7; A5 excepted) and the engine's own invariants hold

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// The routing owner and each session's current route (SPEC RT9–RT11).
 extension Engine {
     /// RT9: the most recently activated active non-mixable app session, else the most recently

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// The app's own routing choices: the speaker override (RT7) and the preferred input (RT8).
 extension Engine {
     /// RT7: `overrideOutputAudioPort`. Speaker is for playAndRecord only; `none` is accepted

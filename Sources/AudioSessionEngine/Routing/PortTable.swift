@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// What route selection needs of a port, with no reference-counted fields, so that choosing a
 /// route copies nothing but bytes.
 struct PortSlot: Hashable, Sendable {

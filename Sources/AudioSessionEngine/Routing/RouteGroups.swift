@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Sessions grouped by routing configuration (RT10, RT11).
 ///
 /// Every session that is not the routing owner shows a route that depends only on its own

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// A route as bit sets over the device's port list (bit i = `DeviceState.ports[i]`).
 ///
 /// The port list is in connection order, so a bit set keeps route order (RT6) and a route

@@ -1,3 +1,5 @@
+import AudioSessionModel
+
 /// Route selection: why audio goes where it goes (SPEC §9.2–9.3).
 ///
 /// Pure functions of a session's configuration and the connected ports, which are listed in

@@ -1,13 +1,13 @@
 /// An audio session mode, refining a category for a use (SPEC §3).
 public struct Mode: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: UInt8, CaseIterable, Sendable {
+    package enum Kind: UInt8, CaseIterable, Sendable {
         case `default`, voiceChat, gameChat, videoChat, videoRecording, measurement,
             moviePlayback, spokenAudio, voicePrompt
     }
 
-    let kind: Kind
+    package let kind: Kind
 
-    init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
     public static let `default` = Mode(.default)
     public static let voiceChat = Mode(.voiceChat)
@@ -73,7 +73,7 @@ public struct Mode: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// SPEC M2: the options this mode implies in the given category.
-    func impliedOptions(in category: Category) -> CategoryOptions {
+    package func impliedOptions(in category: Category) -> CategoryOptions {
         switch kind {
         case .voiceChat: .allowBluetooth
         case .videoChat, .gameChat:

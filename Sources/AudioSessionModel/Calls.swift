@@ -63,7 +63,7 @@ public enum SystemEvent: Hashable, Sendable {
     case mediaServicesReset
 }
 
-/// One step of the engine: an app call, a system event, or the permission agent's answer.
+/// One step (SPEC §0): an app call, a system event, or the permission agent's answer.
 public enum Step: Hashable, Sendable {
     case app(AppID, AppCall)
     case system(SystemEvent)
@@ -73,35 +73,4 @@ public enum Step: Hashable, Sendable {
     /// deactivated as if it had called `setActive(false, .notifyOthersOnDeactivation)` and
     /// reset to C8 defaults; a later `register` of the same id starts afresh.
     case departure(AppID)
-}
-
-/// What a step asks the world outside the engine to do or know.
-public enum Effect: Hashable, Sendable {
-    /// Deliver a notification to the app (SPEC §13), in this order.
-    case notify(AppID, SessionNotification)
-    /// Apply this effective output gain to the app's output (D4); sent for active sessions when it changes.
-    case outputGain(AppID, Double)
-    /// The app's I/O was stopped by the system (A5, I1, IO3).
-    case stopIO(AppID, output: Bool, input: Bool)
-    /// Show the record-permission prompt for the app (P2, P3); answer with `Step.recordPermissionAnswer`.
-    case askRecordPermission(AppID)
-}
-
-/// The result of one step: success or the error, and the effects it produced (in order).
-public struct StepOutcome: Hashable, Sendable {
-    /// `nil` on success. A failed step has no effects, except A5 (`!act`).
-    public var error: SessionError?
-    public var effects: [Effect]
-
-    public init(error: SessionError? = nil, effects: [Effect] = []) {
-        self.error = error
-        self.effects = effects
-    }
-
-    /// The notifications among the effects, in delivery order.
-    public var notifications: [(app: AppID, notification: SessionNotification)] {
-        effects.compactMap {
-            if case .notify(let app, let notification) = $0 { (app, notification) } else { nil }
-        }
-    }
 }

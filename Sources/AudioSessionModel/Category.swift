@@ -3,13 +3,13 @@
 /// A struct over an internal enum, so that new categories can be added without breaking
 /// code that switches on them. Compare with `==` or use the static members.
 public struct Category: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: UInt8, CaseIterable, Sendable {
+    package enum Kind: UInt8, CaseIterable, Sendable {
         case ambient, soloAmbient, playback, record, playAndRecord, audioProcessing, multiRoute
     }
 
-    let kind: Kind
+    package let kind: Kind
 
-    init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
     /// C1 — output only, mixes with others, silenced by the switch and the lock.
     public static let ambient = Category(.ambient)
@@ -88,5 +88,5 @@ public struct Category: Hashable, Sendable, CustomStringConvertible {
     public var takesPartInArbitration: Bool { kind != .audioProcessing }
 
     /// Silenced by the silent switch (D2) and, like apps without background audio, by the lock (D3).
-    var isSilencedBySwitchAndLock: Bool { kind == .ambient || kind == .soloAmbient }
+    package var isSilencedBySwitchAndLock: Bool { kind == .ambient || kind == .soloAmbient }
 }

@@ -1,13 +1,13 @@
 /// The type of an audio port, with Apple's raw values (`Headphones`, `BluetoothHFP`, …).
 public struct PortType: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: UInt8, CaseIterable, Sendable {
+    package enum Kind: UInt8, CaseIterable, Sendable {
         case receiver, speaker, microphoneBuiltIn, headphones, microphoneWired, bluetoothA2DPOutput, bluetoothHFP,
             usbAudio, hdmiOutput, lineOut, lineIn, airPlay, carAudio
     }
 
-    let kind: Kind
+    package let kind: Kind
 
-    init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
     public static let receiver = PortType(.receiver)
     public static let speaker = PortType(.speaker)

@@ -11,7 +11,7 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
 
         public init(rawValue: Int32) { self.rawValue = rawValue }
 
-        init(_ fourCharacterCode: StaticString) {
+        package init(_ fourCharacterCode: StaticString) {
             var value: UInt32 = 0
             fourCharacterCode.withUTF8Buffer { bytes in
                 for byte in bytes { value = value << 8 | UInt32(byte) }

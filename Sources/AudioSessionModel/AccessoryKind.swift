@@ -1,15 +1,15 @@
 /// A kind of accessory that can be plugged into the device (SPEC §9.1 `system plug KIND`).
 public struct AccessoryKind: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: UInt8, CaseIterable, Sendable {
+    package enum Kind: UInt8, CaseIterable, Sendable {
         case headphones, headset, bluetoothA2DP, bluetoothHFP, bluetoothHeadset, usb, hdmi, lineOut, lineIn, airPlay, car
         // Beyond §9.1 (decision): one-direction devices as a sound server lists them, each sink
         // and source an accessory of its own.
         case wiredMicrophone, usbOutput, usbInput
     }
 
-    let kind: Kind
+    package let kind: Kind
 
-    init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
     public static let headphones = AccessoryKind(.headphones)
     public static let headset = AccessoryKind(.headset)
@@ -57,34 +57,4 @@ public struct AccessoryKind: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { name }
-
-    /// The ports the accessory brings, all carrying its UID (SPEC §9.1).
-    func ports(uid: String) -> [DevicePort] {
-        func port(_ type: PortType, _ name: String, input: Bool) -> DevicePort {
-            DevicePort(port: Port(type: type, uid: uid, name: name), isInput: input)
-        }
-        return switch kind {
-        case .headphones: [port(.headphones, "Headphones", input: false)]
-        case .headset:
-            [port(.headphones, "Headset", input: false), port(.microphoneWired, "Headset Microphone", input: true)]
-        case .bluetoothA2DP: [port(.bluetoothA2DPOutput, "Bluetooth Speaker", input: false)]
-        case .bluetoothHFP:
-            [port(.bluetoothHFP, "Bluetooth Hands-Free", input: false), port(.bluetoothHFP, "Bluetooth Hands-Free", input: true)]
-        case .bluetoothHeadset:
-            [
-                port(.bluetoothA2DPOutput, "Bluetooth Headset", input: false),
-                port(.bluetoothHFP, "Bluetooth Headset", input: false),
-                port(.bluetoothHFP, "Bluetooth Headset", input: true),
-            ]
-        case .usb: [port(.usbAudio, "USB Audio", input: false), port(.usbAudio, "USB Audio", input: true)]
-        case .hdmi: [port(.hdmiOutput, "HDMI", input: false)]
-        case .lineOut: [port(.lineOut, "Line Out", input: false)]
-        case .lineIn: [port(.lineIn, "Line In", input: true)]
-        case .airPlay: [port(.airPlay, "AirPlay", input: false)]
-        case .car: [port(.carAudio, "CarPlay", input: false), port(.carAudio, "CarPlay", input: true)]
-        case .wiredMicrophone: [port(.microphoneWired, "Microphone", input: true)]
-        case .usbOutput: [port(.usbAudio, "USB Audio", input: false)]
-        case .usbInput: [port(.usbAudio, "USB Audio", input: true)]
-        }
-    }
 }

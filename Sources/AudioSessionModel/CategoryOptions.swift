@@ -44,7 +44,7 @@ public struct CategoryOptions: OptionSet, Hashable, Sendable, CustomStringConver
     public var description: String { isEmpty ? "none" : names.joined(separator: ",") }
 
     /// SPEC §2 table (O1): whether this single named option is valid with the category.
-    func isValid(with category: Category) -> Bool {
+    package func isValid(with category: Category) -> Bool {
         let category = category.kind
         return switch self {
         case .mixWithOthers: [.playback, .playAndRecord, .multiRoute, .ambient].contains(category)

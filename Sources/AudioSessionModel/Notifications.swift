@@ -95,7 +95,7 @@ public enum SessionNotification: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// N2: interruption events first, then route changes, then hints, then the rest.
-    var deliveryPhase: Int {
+    package var deliveryPhase: Int {
         switch self {
         case .interruptionBegan, .interruptionEnded: 0
         case .routeChange: 1

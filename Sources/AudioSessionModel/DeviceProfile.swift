@@ -1,10 +1,10 @@
 /// A device profile: its built-in ports and whether it has a silent switch (SPEC §9.1).
 public struct DeviceProfile: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: UInt8, CaseIterable, Sendable { case iphone, ipad, desktop, kiosk }
+    package enum Kind: UInt8, CaseIterable, Sendable { case iphone, ipad, desktop, kiosk }
 
-    let kind: Kind
+    package let kind: Kind
 
-    init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
     public static let iphone = DeviceProfile(.iphone)
     public static let ipad = DeviceProfile(.ipad)
@@ -34,7 +34,7 @@ public struct DeviceProfile: Hashable, Sendable, CustomStringConvertible {
     public var hasSilentSwitch: Bool { kind == .iphone }
 
     /// RT12: the built-in microphone's data sources (§9.1).
-    var microphoneDataSources: [String] {
+    package var microphoneDataSources: [String] {
         switch kind {
         case .iphone: ["Bottom", "Front", "Back"]
         case .ipad: ["Top", "Back"]

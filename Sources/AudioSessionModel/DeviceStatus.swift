@@ -37,22 +37,3 @@ public struct DeviceStatus: Hashable, Sendable {
         self.duckLevel = duckLevel
     }
 }
-
-extension Engine {
-    /// The device's state, ports and routing owner.
-    public var deviceStatus: DeviceStatus {
-        DeviceStatus(
-            profile: device.profile,
-            inputs: device.ports.ports.filter(\.isInput).map(\.port),
-            outputs: device.ports.ports.filter { !$0.isInput }.map(\.port),
-            routingOwner: routingOwner.map { appIDs[$0] },
-            activeApps: activeApps,
-            systemSessions: systemSessions,
-            outputVolume: device.outputVolume,
-            isLocked: device.isLocked,
-            silentSwitchOn: device.silentSwitchOn,
-            microphoneMuted: device.microphoneMuted,
-            duckLevel: duckLevel
-        )
-    }
-}

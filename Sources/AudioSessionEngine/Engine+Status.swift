@@ -1,0 +1,67 @@
+import AudioSessionModel
+
+/// What apps and the device show: each session's status and the device's (SPEC §13).
+extension Engine {
+    /// The session of an app as the app sees it, or `nil` for an app not registered.
+    public func status(of app: AppID) -> SessionStatus? {
+        guard let index = indexByApp[app] else { return nil }
+        let session = sessions[index]
+        let playing = playingInputs()
+        let input = hardware(for: index, input: true)
+        let output = hardware(for: index, input: false)
+        let gain = inputGain(for: index)
+        return SessionStatus(
+            app: app,
+            category: session.category,
+            mode: session.mode,
+            categoryOptions: session.options,
+            isActive: session.isActive,
+            appState: appState(of: session),
+            isOutputRunning: session.outputRunning,
+            isInputRunning: session.inputRunning,
+            isInterrupted: session.interruptedBy != nil,
+            currentRoute: currentRoute(index),
+            availableInputs: availableInputs(for: session.routingConfig),
+            preferredInput: session.preferredInput.flatMap { device.ports.inputUID(ofAccessory: $0) },
+            overridesToSpeaker: session.overridesToSpeaker,
+            outputGain: outputGain(index, gainInputs()),
+            recordsSilence: recordsSilence(index),
+            isOtherAudioPlaying: isOtherAudioPlaying(index, playing),
+            secondaryAudioShouldBeSilencedHint: secondaryAudioShouldBeSilenced(index, playing),
+            recordPermission: device.recordPermission(of: app),
+            isInputAvailable: device.isInputAvailable,
+            outputVolume: device.outputVolume,
+            isHardwareCodecAvailable: session.hardwareCodecAvailable,
+            preferences: session.preferences,
+            sampleRate: sampleRate(for: index),
+            ioBufferDuration: ioBufferDuration(for: index),
+            inputChannels: input.map(\.channels),
+            maximumInputChannels: input.map(\.maxChannels),
+            inputLatency: input.map(\.latency),
+            outputChannels: output.map(\.channels),
+            maximumOutputChannels: output.map(\.maxChannels),
+            outputLatency: output.map(\.latency),
+            inputGain: gain.gain,
+            isInputGainSettable: gain.settable
+        )
+    }
+}
+
+extension Engine {
+    /// The device's state, ports and routing owner.
+    public var deviceStatus: DeviceStatus {
+        DeviceStatus(
+            profile: device.profile,
+            inputs: device.ports.ports.filter(\.isInput).map(\.port),
+            outputs: device.ports.ports.filter { !$0.isInput }.map(\.port),
+            routingOwner: routingOwner.map { appIDs[$0] },
+            activeApps: activeApps,
+            systemSessions: systemSessions,
+            outputVolume: device.outputVolume,
+            isLocked: device.isLocked,
+            silentSwitchOn: device.silentSwitchOn,
+            microphoneMuted: device.microphoneMuted,
+            duckLevel: duckLevel
+        )
+    }
+}

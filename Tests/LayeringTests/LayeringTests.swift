@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// The layers as drawn in docs/architecture.md: which of our modules each module may import, and
+/// that an app binary carries no NIO and no service-lifecycle (issue "Layers as drawn").
+@Suite("Layering")
+struct LayeringTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Each library module and the modules of this package it may import. Arrows point down:
+    /// Model ← Engine ← Runtime ← Daemon; Wire ← Model; the client knows Model, Wire and the
+    /// Runtime (its embedded mode); compatibility and the C API know the client and Model.
+    static let allowed: [String: Set<String>] = [
+        "AudioSessionModel": [],
+        "AudioSessionEngine": ["AudioSessionModel"],
+        "AudioSessionWire": ["AudioSessionModel"],
+        "AudioSessionRuntime": ["AudioSessionModel", "AudioSessionEngine", "AudioSessionWire"],
+        "AudioSessionDaemon": ["AudioSessionModel", "AudioSessionRuntime", "AudioSessionWire"],
+        "AudioSession": ["AudioSessionModel", "AudioSessionWire", "AudioSessionRuntime"],
+        "AVFAudio": ["AudioSession", "AudioSessionModel"],
+        "AVFoundation": ["AVFAudio"],
+        "AudioSessionServices": ["CAudioSessionServices", "AudioSession", "AudioSessionModel", "Scenarios"],
+        "Scenarios": ["AudioSessionModel", "AudioSession", "AudioSessionWire", "AudioSessionEngine"],
+        "AudioSessionMedia": ["AudioSession", "AudioSessionModel", "CSndFile", "CPulse", "PulseClient"],
+        "PulseClient": ["CPulse"],
+        // The wire: its foreign streams still enter the arbiter as apps, until the one backend door.
+        "PulseBackend": [
+            "CPulse", "PulseClient", "AudioSessionModel", "AudioSessionEngine", "AudioSessionRuntime", "AudioSessionWire",
+        ],
+    ]
+
+    /// Modules that only the daemon's side may import.
+    static let daemonOnly: Set<String> = ["NIOCore", "NIOPosix", "ServiceLifecycle", "AudioSessionDaemon"]
+
+    /// `(module, import, modifier)` for every import line of a module's sources.
+    static func imports(of module: String) throws -> [(module: String, modifier: String)] {
+        let folder = root.appendingPathComponent("Sources/\(module)")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        var found: [(String, String)] = []
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ").map(String.init)
+                guard let index = words.firstIndex(of: "import"), index + 1 < words.count, index <= 1 else { continue }
+                found.append((words[index + 1], index == 1 ? words[0] : ""))
+            }
+        }
+        return found
+    }
+
+    static let ours: Set<String> = Set(
+        (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)) ?? [])
+
+    @Test("Each module imports only the layers below it", arguments: allowed.keys.sorted())
+    func importsPointDown(module: String) throws {
+        let allowed = Self.allowed[module]!
+        for (imported, _) in try Self.imports(of: module) {
+            if Self.ours.contains(imported) {
+                #expect(allowed.contains(imported), "\(module) imports \(imported)")
+            }
+            if module != "AudioSessionDaemon" {
+                #expect(!Self.daemonOnly.contains(imported), "\(module) imports \(imported), which only the daemon may")
+            }
+        }
+    }
+
+    @Test("The engine is internal to the client: apps see the model, not the engine")
+    func appsDoNotSeeTheEngine() throws {
+        let exported = try Self.imports(of: "AudioSession").filter { $0.modifier == "@_exported" }.map(\.module)
+        #expect(exported == ["AudioSessionModel"])
+        for module in ["AudioSession", "AVFAudio", "AVFoundation", "AudioSessionServices"] {
+            let engine = try Self.imports(of: module).filter { $0.module == "AudioSessionEngine" }
+            #expect(engine.isEmpty, "\(module) imports the engine")
+        }
+        // Scenarios drives the engine directly in-process, but never re-exports it.
+        let scenarios = try Self.imports(of: "Scenarios").filter { $0.module == "AudioSessionEngine" }
+        #expect(scenarios.allSatisfy { $0.modifier == "internal" })
+    }
+
+    /// The symbols of a built binary (`nm`), or nil when it cannot be read.
+    static func symbols(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["nm", "--defined-only", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "nm \(path)")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(
+        "An app, the C library and the daemon: only the daemon links NIO and service-lifecycle",
+        arguments: ["music-player", "phone-call", "play-file", "libAudioSessionServices.so", "audiosessiond"])
+    func appsLinkNoNIO(binary: String) throws {
+        let path = Self.root.appendingPathComponent(".build/debug/\(binary)").path
+        #expect(FileManager.default.fileExists(atPath: path), "\(path) is built by swift build")
+        let symbols = try Self.symbols(path)
+        // Swift mangles a module name as its length and name: 7NIOCore, 16ServiceLifecycle.
+        let linksNIO = symbols.contains("7NIOCore") || symbols.contains("8NIOPosix")
+        let linksLifecycle = symbols.contains("16ServiceLifecycle")
+        let linksRuntime = symbols.contains("19AudioSessionRuntime")
+        #expect(linksRuntime, "\(binary) carries the runtime (the embedded arbiter)")
+        #expect(linksNIO == (binary == "audiosessiond"), "\(binary) links NIO: \(linksNIO)")
+        #expect(linksLifecycle == (binary == "audiosessiond"), "\(binary) links service-lifecycle: \(linksLifecycle)")
+    }
+}
