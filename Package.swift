@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "CAudioSessionServices"),
         .target(
             name: "AudioSessionServices",
-            dependencies: ["CAudioSessionServices", "AudioSession", "AudioSessionModel", "Scenarios"],
+            dependencies: ["CAudioSessionServices", "AudioSession", "AudioSessionModel"],
             swiftSettings: strict),
         // The PulseAudio/PipeWire backend: libpulse (a system library) and the mapping of the
         // server's sinks and sources to session ports.
@@ -169,6 +169,7 @@ let package = Package(
             name: "AudioSessionMediaTests",
             dependencies: ["AudioSessionMedia", "AudioSession", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"], swiftSettings: strict),
         // The layers: imports per module, and which binaries carry NIO (reads Sources/ and .build/).
         .testTarget(name: "LayeringTests", swiftSettings: strict),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "AudioSessionModel"], swiftSettings: strict),

@@ -1,7 +1,6 @@
 import AudioSession
 import AudioSessionModel
 import CAudioSessionServices
-import Scenarios
 
 // The functions of AudioSessionServices.h (SPEC §14). Each checks its arguments, converts, and
 // calls CSession / AudioSession; every error comes back as an OSStatus.
@@ -117,7 +116,7 @@ public func cRemovePropertyListener(
 @_cdecl("AudioSessionSimulateSystemEvent")
 public func cSimulateSystemEvent(_ text: UnsafePointer<CChar>?) -> OSStatus {
     CStatus.of {
-        guard let text, let event = try? ScenarioParser.systemEvent(String(cString: text)) else {
+        guard let text, let event = try? SystemEvent(parsing: String(cString: text)) else {
             throw CStatus.badParameter
         }
         let controller = try SystemController(transport: .fromEnvironment)

@@ -63,15 +63,7 @@ enum ScenarioValue {
     }
 
     /// Parses a decimal written as digits with an optional sign and fraction (no `inf`, `0x…`).
-    static func number(_ text: String) -> Double? {
-        var digits = text[...]
-        if digits.first == "-" { digits = digits.dropFirst() }
-        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count),
-            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } })
-        else { return nil }
-        return Double(text)
-    }
+    static func number(_ text: String) -> Double? { TextNumber.parse(text) }
 }
 
 extension SessionNotification {

@@ -71,3 +71,6 @@ public struct ScenarioStep: Hashable, Sendable {
         case failWith(SessionError.Code)
     }
 }
+
+/// A scenario file that does not parse: `file:line:column` and what was expected there.
+public typealias ScenarioParseError = TextSyntaxError

@@ -23,12 +23,9 @@ public struct ScenarioParser {
     }
 
     /// A system event written as a scenario's `system` step without the word, e.g.
-    /// `call begin` or `unplug headset-1` (the CLI's `system` command and the C API's simulation).
+    /// `call begin` or `unplug headset-1` (`SystemEvent(parsing:)`).
     public static func systemEvent(_ words: String) throws(ScenarioParseError) -> SystemEvent {
-        var cursor = LineCursor(file: "system event", line: 1, text: Substring(trimmed(Substring(words))))
-        let event = try StepSyntax.systemEvent(&cursor)
-        try cursor.expectEnd()
-        return event
+        try SystemEvent(parsing: trimmed(Substring(words)))
     }
 
     private static func trimmed(_ text: Substring) -> String {
@@ -113,7 +110,7 @@ public struct ScenarioParser {
         sawAppOrSystemStep = true
         let step: Step
         if subject.text == "system" {
-            step = .system(try StepSyntax.systemEvent(&cursor))
+            step = .system(try SystemEvent.parse(&cursor))
         } else {
             let app = try declaredApp(subject, cursor)
             step = .app(app, try StepSyntax.appCall(&cursor))

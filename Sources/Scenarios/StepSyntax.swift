@@ -7,7 +7,6 @@ enum StepSyntax {
         "background", "foreground", "request-permission", "override", "prefer-input",
         "input-data-source", "prefer", "input-gain",
     ]
-    static let systemVerbs = ["plug", "unplug", "silent", "lock", "unlock", "call", "alarm", "siri", "mic-mute", "volume", "input-gain", "wake", "media-services"]
 
     /// `category CATEGORY [mode=MODE] [options=OPT,…]`, `mode MODE`, `activate`, …
     static func appCall(_ cursor: inout LineCursor) throws(ScenarioParseError) -> AppCall {
@@ -68,52 +67,6 @@ enum StepSyntax {
         case "background": return .setAppState(.background)
         case "foreground": return .setAppState(.foreground)
         default: return .requestRecordPermission
-        }
-    }
-
-    /// `silent on|off`, `lock`, `call begin|end`, `volume V`, `media-services reset`, …
-    static func systemEvent(_ cursor: inout LineCursor) throws(ScenarioParseError) -> SystemEvent {
-        let verb = try cursor.next(oneOf: systemVerbs, "a system verb")
-        switch verb.text {
-        case "plug":
-            let kind = try cursor.next(oneOf: AccessoryKind.allCases.map(\.name), "an accessory kind")
-            guard let argument = cursor.peek else { return .plug(AccessoryKind(name: kind.text)!) }
-            _ = try cursor.next("")
-            guard argument.text.hasPrefix("uid="), Port.isValidUID(String(argument.text.dropFirst(4))) else {
-                throw cursor.error(expected: "uid=UID with UID of letters, digits and . _ : -", found: argument)
-            }
-            return .plug(AccessoryKind(name: kind.text)!, uid: String(argument.text.dropFirst(4)))
-        case "unplug":
-            let uid = try cursor.next("a UID")
-            guard Port.isValidUID(uid.text) else {
-                throw cursor.error(expected: "a UID of letters, digits and . _ : -", found: uid)
-            }
-            return .unplug(uid: uid.text)
-        case "silent": return .silentSwitch(on: try cursor.next(oneOf: ["on", "off"], "on or off").text == "on")
-        case "lock": return .lock
-        case "unlock": return .unlock
-        case "call", "alarm", "siri":
-            let kind = SystemSessionKind.allCases.first { $0.description == verb.text }!
-            return .systemSession(kind, begin: try cursor.next(oneOf: ["begin", "end"], "begin or end").text == "begin")
-        case "mic-mute": return .microphoneMute(on: try cursor.next(oneOf: ["on", "off"], "on or off").text == "on")
-        case "volume":
-            let token = try cursor.next("a volume (a number)")
-            guard let volume = ScenarioValue.number(token.text) else {
-                throw cursor.error(expected: "a volume (a number)", found: token)
-            }
-            return .outputVolume(volume)
-        case "input-gain":  // HW6 from the device's side (beyond SCENARIOS.md): `input-gain UID G`
-            let uid = try cursor.next("an input port's UID")
-            guard Port.isValidUID(uid.text) else {
-                throw cursor.error(expected: "a UID of letters, digits and . _ : -", found: uid)
-            }
-            let token = try cursor.next("a gain (a number)")
-            guard let gain = ScenarioValue.number(token.text) else { throw cursor.error(expected: "a gain (a number)", found: token) }
-            return .inputGain(uid: uid.text, gain)
-        case "wake": return .wake
-        default:
-            _ = try cursor.next(oneOf: ["reset"], "a media-services action")
-            return .mediaServicesReset
         }
     }
 

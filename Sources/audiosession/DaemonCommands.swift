@@ -114,7 +114,7 @@ extension AudioSessionCommand {
         /// The system event the words name, parsed as a scenario line.
         func event() throws -> SystemEvent {
             do {
-                return try ScenarioParser.systemEvent(words.joined(separator: " "))
+                return try SystemEvent(parsing: words.joined(separator: " "))
             } catch {
                 throw ValidationError("\(error.description)")
             }

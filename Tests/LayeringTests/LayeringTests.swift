@@ -20,7 +20,7 @@ struct LayeringTests {
         "AudioSession": ["AudioSessionModel", "AudioSessionWire", "AudioSessionRuntime"],
         "AVFAudio": ["AudioSession", "AudioSessionModel"],
         "AVFoundation": ["AVFAudio"],
-        "AudioSessionServices": ["CAudioSessionServices", "AudioSession", "AudioSessionModel", "Scenarios"],
+        "AudioSessionServices": ["CAudioSessionServices", "AudioSession", "AudioSessionModel"],
         "Scenarios": ["AudioSessionModel", "AudioSession", "AudioSessionWire", "AudioSessionEngine"],
         "AudioSessionMedia": ["AudioSession", "AudioSessionModel", "CSndFile", "CPulse", "PulseClient"],
         "PulseClient": ["CPulse"],

@@ -1,5 +1,6 @@
-/// A scenario file that does not parse: where, and what was expected there.
-public struct ScenarioParseError: Error, Hashable, Sendable, CustomStringConvertible {
+/// Text that does not parse — a scenario file, a `system` command: where, and what was
+/// expected there.
+public struct TextSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int
     public var column: Int

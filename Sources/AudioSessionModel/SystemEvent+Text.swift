@@ -1,0 +1,79 @@
+/// SystemEvent's text syntax: a scenario's `system` step and the `audiosession system` command
+/// without the word `system` — `call begin`, `plug usb uid=dock`, `volume 0.5` (SCENARIOS.md).
+extension SystemEvent {
+    /// The verbs a system event starts with.
+    package static let verbs = [
+        "plug", "unplug", "silent", "lock", "unlock", "call", "alarm", "siri", "mic-mute", "volume", "input-gain", "wake",
+        "media-services",
+    ]
+
+    /// Parses a system event written as text, e.g. `call begin` or `unplug headset-1`.
+    /// - Throws: `TextSyntaxError` naming the column and what was expected there.
+    public init(parsing text: String) throws(TextSyntaxError) {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        let trimmed = text.drop(while: blank).reversed().drop(while: blank).reversed()
+        var cursor = LineCursor(file: "system event", line: 1, text: Substring(String(trimmed)))
+        self = try Self.parse(&cursor)
+        try cursor.expectEnd()
+    }
+
+    /// `silent on|off`, `lock`, `call begin|end`, `volume V`, `media-services reset`, …
+    package static func parse(_ cursor: inout LineCursor) throws(TextSyntaxError) -> SystemEvent {
+        let verb = try cursor.next(oneOf: verbs, "a system verb")
+        switch verb.text {
+        case "plug":
+            let kind = try cursor.next(oneOf: AccessoryKind.allCases.map(\.name), "an accessory kind")
+            guard let argument = cursor.peek else { return .plug(AccessoryKind(name: kind.text)!) }
+            _ = try cursor.next("")
+            guard argument.text.hasPrefix("uid="), Port.isValidUID(String(argument.text.dropFirst(4))) else {
+                throw cursor.error(expected: "uid=UID with UID of letters, digits and . _ : -", found: argument)
+            }
+            return .plug(AccessoryKind(name: kind.text)!, uid: String(argument.text.dropFirst(4)))
+        case "unplug":
+            let uid = try cursor.next("a UID")
+            guard Port.isValidUID(uid.text) else {
+                throw cursor.error(expected: "a UID of letters, digits and . _ : -", found: uid)
+            }
+            return .unplug(uid: uid.text)
+        case "silent": return .silentSwitch(on: try cursor.next(oneOf: ["on", "off"], "on or off").text == "on")
+        case "lock": return .lock
+        case "unlock": return .unlock
+        case "call", "alarm", "siri":
+            let kind = SystemSessionKind.allCases.first { $0.description == verb.text }!
+            return .systemSession(kind, begin: try cursor.next(oneOf: ["begin", "end"], "begin or end").text == "begin")
+        case "mic-mute": return .microphoneMute(on: try cursor.next(oneOf: ["on", "off"], "on or off").text == "on")
+        case "volume":
+            let token = try cursor.next("a volume (a number)")
+            guard let volume = TextNumber.parse(token.text) else {
+                throw cursor.error(expected: "a volume (a number)", found: token)
+            }
+            return .outputVolume(volume)
+        case "input-gain":  // HW6 from the device's side (beyond SCENARIOS.md): `input-gain UID G`
+            let uid = try cursor.next("an input port's UID")
+            guard Port.isValidUID(uid.text) else {
+                throw cursor.error(expected: "a UID of letters, digits and . _ : -", found: uid)
+            }
+            let token = try cursor.next("a gain (a number)")
+            guard let gain = TextNumber.parse(token.text) else { throw cursor.error(expected: "a gain (a number)", found: token) }
+            return .inputGain(uid: uid.text, gain)
+        case "wake": return .wake
+        default:
+            _ = try cursor.next(oneOf: ["reset"], "a media-services action")
+            return .mediaServicesReset
+        }
+    }
+}
+
+/// Numbers as scenario files and commands write them.
+package enum TextNumber {
+    /// Parses a decimal written as digits with an optional sign and fraction (no `inf`, `0x…`).
+    package static func parse(_ text: String) -> Double? {
+        var digits = text[...]
+        if digits.first == "-" { digits = digits.dropFirst() }
+        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count),
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        else { return nil }
+        return Double(text)
+    }
+}
