@@ -88,7 +88,7 @@ let package = Package(
         .target(name: "PulseClient", dependencies: ["CPulse"], swiftSettings: strict),
         .target(
             name: "PulseBackend",
-            dependencies: ["CPulse", "PulseClient", "AudioSessionModel", "AudioSessionEngine", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CPulse", "PulseClient", "AudioSessionModel", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         // Players and recorders of real audio through the session (issue 6): sound files through
         // libsndfile (Debian: libsndfile1-dev), a sound server through libpulse, or rendered to files.

@@ -25,7 +25,7 @@ extension Engine {
         return effects.filter { effect in
             switch effect {
             case .notify(let app, _), .outputGain(let app, _): isPresent(app)
-            case .stopIO, .askRecordPermission: true
+            case .stopIO, .askRecordPermission, .otherAudio, .otherAudioStopped: true
             }
         }
     }

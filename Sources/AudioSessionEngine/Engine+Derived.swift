@@ -11,6 +11,7 @@ extension Engine {
                 sessions[index].hintOn = false
                 sessions[index].reportedGain = 1
             }
+            sendOtherAudioChanges(&context)  // for the backend: no notification
             return
         }
         // RT7/RT8 choices that the step made stale go first: they move inputs (I7) and an I7
@@ -28,6 +29,7 @@ extension Engine {
         }
         sendHintChanges(&context)
         sendGainChanges(&context)
+        sendOtherAudioChanges(&context)
     }
 
     /// IO3: input I/O stops when the session's route loses its last input (the app learns it

@@ -10,7 +10,19 @@ extension Engine {
         checkActivation(&found)
         checkGains(&found)
         checkRouting(&found)
+        checkOtherAudio(&found)
         return found
+    }
+
+    /// OA1: each stream of other audio once, and what the backend was told matches the rules.
+    private func checkOtherAudio(_ found: inout [String]) {
+        if Set(otherAudio.map(\.audio.id)).count != otherAudio.count {
+            found.append("OA1: a stream of other audio is listed twice")
+        }
+        let control = otherAudioControl(gainInputs(), playingInputs())
+        if otherAudio.contains(where: { $0.reportedGain != control.gain || $0.reportedMuted != control.muted }) {
+            found.append("D1/OA2: other audio was told a gain or mute the rules no longer give")
+        }
     }
 
     /// A2, I1, departures: who is active and who is interrupted, and the lists that index them.

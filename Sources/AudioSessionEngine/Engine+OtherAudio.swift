@@ -10,10 +10,12 @@ extension Engine {
         var nonMixablePlaying: (Int?, Int?) = (nil, nil)
         /// System sessions are active with output running from begin to end (§0).
         var systemPlaying = false
+        /// Streams of programs that do not use us are playing.
+        var otherAudioPlaying = false
     }
 
     func playingInputs() -> PlayingInputs {
-        var inputs = PlayingInputs(systemPlaying: !systemSessions.isEmpty)
+        var inputs = PlayingInputs(systemPlaying: !systemSessions.isEmpty, otherAudioPlaying: !otherAudio.isEmpty)
         for index in activeSessions where sessions[index].outputRunning {
             GainInputs.add(index, to: &inputs.playing)
             if !sessions[index].isMixable { GainInputs.add(index, to: &inputs.nonMixablePlaying) }
@@ -21,9 +23,10 @@ extension Engine {
         return inputs
     }
 
-    /// OA1: another app's session or a system session is active with output running.
+    /// OA1: another app's session or a system session is active with output running, or a
+    /// program that does not use us plays.
     func isOtherAudioPlaying(_ index: Int, _ inputs: PlayingInputs) -> Bool {
-        inputs.systemPlaying || GainInputs.another(inputs.playing, than: index)
+        inputs.systemPlaying || inputs.otherAudioPlaying || GainInputs.another(inputs.playing, than: index)
     }
 
     /// OA2: another app's non-mixable session, or a system session, is active with output running.

@@ -61,7 +61,8 @@ extension Engine {
             isLocked: device.isLocked,
             silentSwitchOn: device.silentSwitchOn,
             microphoneMuted: device.microphoneMuted,
-            duckLevel: duckLevel
+            duckLevel: duckLevel,
+            otherAudio: otherAudioStatus
         )
     }
 }

@@ -39,6 +39,10 @@ extension Engine {
             context.wake = true
         case .mediaServicesReset:
             resetMediaServices(&context)
+        case .otherAudioStarted(let audio):
+            try startOtherAudio(audio)
+        case .otherAudioStopped(let id):
+            try stopOtherAudio(id: id, &context)
         }
     }
 

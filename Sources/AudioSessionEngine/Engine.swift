@@ -32,6 +32,8 @@ public struct Engine: Hashable, Sendable {
     var routeGroups = RouteGroups()
     /// Sessions with an override or a preferred input (RT7, RT8), which later steps may end.
     var sessionsWithRoutingChoice: [Int] = []
+    /// Streams of programs that do not use us, in the order they started (OA1).
+    var otherAudio: [OtherAudioRecord] = []
     /// How many sessions belong to departed apps (`Step.departure`), who are told nothing.
     var departedCount = 0
 

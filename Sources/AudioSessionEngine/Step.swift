@@ -10,6 +10,11 @@ public enum Effect: Hashable, Sendable {
     case stopIO(AppID, output: Bool, input: Bool)
     /// Show the record-permission prompt for the app (P2, P3); answer with `Step.recordPermissionAnswer`.
     case askRecordPermission(AppID)
+    /// Apply this gain and mute to a stream of other audio (D1, C11, OA2, I4); sent when a
+    /// stream starts and whenever either changes.
+    case otherAudio(id: String, gain: Double, muted: Bool)
+    /// The stream of other audio stopped: it is governed no more.
+    case otherAudioStopped(id: String)
 }
 
 /// The result of one step: success or the error, and the effects it produced (in order).

@@ -61,6 +61,11 @@ public enum SystemEvent: Hashable, Sendable {
     case wake
     /// MS1, MS2: media services are lost and come back.
     case mediaServicesReset
+    /// OA1 **(beyond SPEC)**: a stream of a program that does not use us starts playing (on a
+    /// sound server: another app's stream). -50 for an id already playing.
+    case otherAudioStarted(OtherAudio)
+    /// The stream of other audio with this id stopped. -50 for an id not playing.
+    case otherAudioStopped(id: String)
 }
 
 /// One step (SPEC §0): an app call, a system event, or the permission agent's answer.

@@ -18,11 +18,15 @@ public struct DeviceStatus: Hashable, Sendable {
     public var microphoneMuted: Bool
     /// D1.
     public var duckLevel: Double
+    /// OA1: streams of programs that do not use us, in the order they started, with the gain
+    /// and mute the arbiter applies to each.
+    public var otherAudio: [OtherAudioStatus]
 
     public init(
         profile: DeviceProfile, inputs: [Port] = [], outputs: [Port] = [], routingOwner: AppID? = nil,
         activeApps: [AppID] = [], systemSessions: [SystemSessionKind] = [], outputVolume: Double = 1,
-        isLocked: Bool = false, silentSwitchOn: Bool = false, microphoneMuted: Bool = false, duckLevel: Double = 0.2
+        isLocked: Bool = false, silentSwitchOn: Bool = false, microphoneMuted: Bool = false, duckLevel: Double = 0.2,
+        otherAudio: [OtherAudioStatus] = []
     ) {
         self.profile = profile
         self.inputs = inputs
@@ -35,5 +39,6 @@ public struct DeviceStatus: Hashable, Sendable {
         self.silentSwitchOn = silentSwitchOn
         self.microphoneMuted = microphoneMuted
         self.duckLevel = duckLevel
+        self.otherAudio = otherAudio
     }
 }

@@ -4,7 +4,7 @@ extension SystemEvent {
     /// The verbs a system event starts with.
     package static let verbs = [
         "plug", "unplug", "silent", "lock", "unlock", "call", "alarm", "siri", "mic-mute", "volume", "input-gain", "wake",
-        "media-services",
+        "media-services", "other-audio",
     ]
 
     /// Parses a system event written as text, e.g. `call begin` or `unplug headset-1`.
@@ -57,10 +57,30 @@ extension SystemEvent {
             guard let gain = TextNumber.parse(token.text) else { throw cursor.error(expected: "a gain (a number)", found: token) }
             return .inputGain(uid: uid.text, gain)
         case "wake": return .wake
+        case "other-audio": return try parseOtherAudio(&cursor)
         default:
             _ = try cursor.next(oneOf: ["reset"], "a media-services action")
             return .mediaServicesReset
         }
+    }
+
+    /// `other-audio start ID [role=ROLE] [name=NAME]`, `other-audio stop ID` (beyond SCENARIOS.md).
+    private static func parseOtherAudio(_ cursor: inout LineCursor) throws(TextSyntaxError) -> SystemEvent {
+        let action = try cursor.next(oneOf: ["start", "stop"], "an other-audio action")
+        let id = try cursor.next("an id")
+        guard Port.isValidUID(id.text) else { throw cursor.error(expected: "an id of letters, digits and . _ : -", found: id) }
+        guard action.text == "start" else { return .otherAudioStopped(id: id.text) }
+        var audio = OtherAudio(id: id.text)
+        var seen: Set<String> = []
+        while let token = cursor.peek {
+            _ = try cursor.next("")
+            let parts = token.text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, ["role", "name"].contains(parts[0]), !parts[1].isEmpty, seen.insert(parts[0]).inserted,
+                OtherAudio.isValidLabel(parts[1])
+            else { throw cursor.error(expected: "role=ROLE or name=NAME (each at most once)", found: token) }
+            if parts[0] == "role" { audio.role = parts[1] } else { audio.name = parts[1] }
+        }
+        return .otherAudioStarted(audio)
     }
 }
 

@@ -7,6 +7,7 @@ extension Arbiter {
     /// (and, stamped, to subscribers), gains and I/O stops to their app, permission prompts to
     /// controllers or to the configured policy.
     func deliver(_ effects: [Effect], _ state: inout State) {
+        var device: [DeviceEffect] = []
         for effect in effects {
             switch effect {
             case .notify(let app, let notification):
@@ -19,13 +20,19 @@ extension Arbiter {
                 for id in state.subscribers { state.connections[id]?.sink.send(observed) }
             case .outputGain(let app, let gain):
                 sink(of: app, state)?.send(.event(.outputGain(gain)))
+                device.append(.outputGain(app, gain))
             case .stopIO(let app, let output, let input):
                 sink(of: app, state)?.send(.event(.stopIO(output: output, input: input)))
+                device.append(.stopIO(app, output: output, input: input))
             case .askRecordPermission(let app):
                 askRecordPermission(app, &state)
+            case .otherAudio(let id, let gain, let muted):
+                device.append(.otherAudio(id: id, gain: gain, muted: muted))
+            case .otherAudioStopped(let id):
+                device.append(.otherAudioStopped(id: id))
             }
         }
-        for observer in state.observers { observer.stepApplied(effects) }
+        state.backend?.carryOut(device)  // the one door (AudioBackend)
     }
 
     private func sink(of app: AppID, _ state: State) -> (any ConnectionSink)? {

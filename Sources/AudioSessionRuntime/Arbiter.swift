@@ -60,8 +60,8 @@ public final class Arbiter: Sendable {
         /// Orders notifications across all apps.
         var sequence: UInt64 = 0
         var savedSettings: DeviceSettings
-        /// Backends following every step (`addObserver`).
-        var observers: [any StepObserver] = []
+        /// The device it governs (`attach`), told after every step.
+        var backend: (any AudioBackend)?
     }
 
     let state: Mutex<State>
@@ -79,8 +79,18 @@ public final class Arbiter: Sendable {
         self.logger = logger
     }
 
-    /// The engine as it is now (for tests and tools).
-    public var engine: Engine { state.withLock { $0.engine } }
+    /// The engine as it is now (for this package's tests and tools; apps and backends read
+    /// `status(of:)` and `deviceStatus`).
+    package var engine: Engine { state.withLock { $0.engine } }
+
+    /// An app's session as the app reads it, or `nil` for an app not registered.
+    public func status(of app: AppID) -> SessionStatus? { state.withLock { $0.engine.status(of: app) } }
+
+    /// The device: ports, routing owner, system sessions, other audio (SPEC §0, RT9, OA1).
+    public var deviceStatus: DeviceStatus { state.withLock { $0.engine.deviceStatus } }
+
+    /// HW6: the gain of each input port that has one set, by UID.
+    public var inputGains: [String: Double] { state.withLock { $0.engine.inputGains } }
 
     /// Accepts a client's hello. Apps are registered (or registered again after their
     /// process departed); a second connection for an app id already connected is refused.
@@ -147,21 +157,22 @@ public final class Arbiter: Sendable {
 }
 
 extension Arbiter {
-    /// A change of the device reported by a backend (a sound server's sink or source appeared
-    /// or went away): applied as a system step, its notifications delivered like any other's.
+    /// What a backend reports of the device (the one door's way in): a port plugged or
+    /// unplugged, a volume or input gain changed, other audio started or stopped, a call.
+    /// Applied as a system step, its notifications delivered like any other's.
     /// - Returns: the engine's error, if the step failed (it then changed nothing, A7).
     @discardableResult
-    public func deviceChanged(_ event: SystemEvent) -> SessionError? {
+    public func report(_ event: SystemEvent) -> SessionError? {
         state.withLock { state in
             if case .failed(let error) = perform(.system(event), &state) { return error }
             return nil
         }
     }
 
-    /// Tells `observer` after every step from now on (a sound-server backend keeping the apps'
-    /// own streams in step with their sessions).
-    public func addObserver(_ observer: any StepObserver) {
-        state.withLock { $0.observers.append(observer) }
+    /// Attaches the device this arbiter governs (`AudioBackend`): from now on it is told after
+    /// every step. One backend at a time; attaching another replaces it.
+    public func attach(_ backend: any AudioBackend) {
+        state.withLock { $0.backend = backend }
     }
 
     /// Closes every connection (the daemon is stopping); clients see media services lost (MS1).

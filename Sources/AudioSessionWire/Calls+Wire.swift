@@ -88,7 +88,19 @@ extension WireWriter {
             write(UInt8(10))
             write(uid)
             write(gain)
+        case .otherAudioStarted(let audio):
+            write(UInt8(11))
+            write(audio)
+        case .otherAudioStopped(let id):
+            write(UInt8(12))
+            write(id)
         }
+    }
+
+    mutating func write(_ audio: OtherAudio) {
+        write(audio.id)
+        write(audio.name)
+        write(audio.role) { $0.write($1) }
     }
 }
 
@@ -138,7 +150,15 @@ extension WireReader {
         case 8: return .wake
         case 9: return .mediaServicesReset
         case 10: return .inputGain(uid: try readString("uid"), try readDouble("input gain"))
+        case 11: return .otherAudioStarted(try readOtherAudio())
+        case 12: return .otherAudioStopped(id: try readString("other-audio id"))
         case let tag: throw WireError(.unknownTag, "system event: no case \(tag)")
         }
+    }
+
+    mutating func readOtherAudio() throws(WireError) -> OtherAudio {
+        OtherAudio(
+            id: try readString("other-audio id"), name: try readString("other-audio name"),
+            role: try readOptional("other-audio role") { r throws(WireError) in try r.readString("other-audio role") })
     }
 }

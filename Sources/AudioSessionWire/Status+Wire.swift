@@ -50,6 +50,11 @@ extension WireWriter {
         write(d.silentSwitchOn)
         write(d.microphoneMuted)
         write(d.duckLevel)
+        write(d.otherAudio) { writer, stream in
+            writer.write(stream.audio)
+            writer.write(stream.gain)
+            writer.write(stream.isMuted)
+        }
     }
 
     mutating func write(_ a: AppSnapshot) {
@@ -120,7 +125,10 @@ extension WireReader {
             isLocked: try readBool("locked"),
             silentSwitchOn: try readBool("silent switch"),
             microphoneMuted: try readBool("microphone muted"),
-            duckLevel: try readDouble("duck level")
+            duckLevel: try readDouble("duck level"),
+            otherAudio: try readArray("other audio") { r throws(WireError) in
+                OtherAudioStatus(audio: try r.readOtherAudio(), gain: try r.readDouble("other-audio gain"), isMuted: try r.readBool("other-audio muted"))
+            }
         )
     }
 

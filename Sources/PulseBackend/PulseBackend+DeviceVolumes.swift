@@ -23,8 +23,8 @@ extension PulseBackend {
     func followOutputVolume() {
         guard let volume = state.withLock({ state in state.defaultSink.flatMap { state.volumes[true]?[$0] } }) else { return }
         let wanted = min(1, max(0, volume))
-        guard abs(arbiter.engine.deviceStatus.outputVolume - wanted) > Self.volumeStep / 2 else { return }
-        if let error = arbiter.deviceChanged(.outputVolume(wanted)) {
+        guard abs(arbiter.deviceStatus.outputVolume - wanted) > Self.volumeStep / 2 else { return }
+        if let error = arbiter.report(.outputVolume(wanted)) {
             logger.warning("cannot follow the sink volume", metadata: ["volume": "\(wanted)", "error": "\(error)"])
         }
     }
@@ -33,16 +33,15 @@ extension PulseBackend {
     func followInputGain(of source: String) {
         guard let volume = state.withLock({ $0.volumes[false]?[source] }), let uid = inputPort(for: source) else { return }
         let wanted = min(1, max(0, volume))
-        guard let gain = arbiter.engine.inputGains[uid], abs(gain - wanted) > Self.volumeStep / 2 else { return }
-        if let error = arbiter.deviceChanged(.inputGain(uid: uid, wanted)) {
+        guard let gain = arbiter.inputGains[uid], abs(gain - wanted) > Self.volumeStep / 2 else { return }
+        if let error = arbiter.report(.inputGain(uid: uid, wanted)) {
             logger.warning("cannot follow the source volume", metadata: ["source": "\(source)", "error": "\(error)"])
         }
     }
 
     /// After a step: the engine's output volume and input gains onto the server where they differ.
     func reconcileDeviceVolumes() {
-        let engine = arbiter.engine
-        let device = engine.deviceStatus
+        let device = arbiter.deviceStatus
         let volume = device.outputVolume
         if let sink = state.withLock({ state in
             state.defaultSink.flatMap { sink in
@@ -53,7 +52,7 @@ extension PulseBackend {
             server.withLock { $0 }?.setVolume(device: sink, isSink: true, volume: volume)
             logger.debug("sink volume", metadata: ["sink": "\(sink)", "volume": "\(volume)"])
         }
-        let gains = engine.inputGains
+        let gains = arbiter.inputGains
         for port in device.inputs {
             guard let gain = gains[port.uid], let source = deviceName(for: port),
                 let reported = state.withLock({ $0.volumes[false]?[source] }), abs(min(1, reported) - gain) > Self.volumeStep / 2
@@ -70,6 +69,6 @@ extension PulseBackend {
         let (plugged, builtIn) = state.withLock { ($0.plugged[source] != nil, $0.builtInMicrophone) }
         if plugged { return source }
         guard source == builtIn else { return nil }
-        return arbiter.engine.deviceStatus.inputs.first { $0.type == .microphoneBuiltIn }?.uid
+        return arbiter.deviceStatus.inputs.first { $0.type == .microphoneBuiltIn }?.uid
     }
 }

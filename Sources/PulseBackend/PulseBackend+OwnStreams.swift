@@ -1,4 +1,3 @@
-import AudioSessionEngine
 import AudioSessionModel
 import AudioSessionRuntime
 import CPulse
@@ -10,7 +9,7 @@ import Synchronization
 /// session's output is not running (I1, A5, IO3: the system stopped it, whatever the app does
 /// next); a record stream records from the source of the session's current input.
 ///
-/// Level-triggered: after every arbiter step (`StepObserver`) and every change of a stream,
+/// Level-triggered: after every arbiter step (`carryOut`) and every change of a stream,
 /// each own stream is compared with what its session says now and only the differences are
 /// written to the server.
 extension PulseBackend {
@@ -77,9 +76,8 @@ extension PulseBackend {
     func reconcileOwnStreams() {
         let streams = state.withLock { $0.ownStreams }
         guard !streams.isEmpty else { return }
-        let engine = arbiter.engine
         for (key, stream) in streams {
-            guard let status = engine.status(of: stream.app) else { continue }  // the app is gone: left alone
+            guard let status = arbiter.status(of: stream.app) else { continue }  // the app is gone: left alone
             if let target = deviceName(for: stream.isRecord ? status.currentRoute.inputs.first : status.currentRoute.outputs.first),
                 state.withLock({ $0.names[!stream.isRecord]?[stream.device] }) != target
             {
@@ -123,25 +121,6 @@ extension PulseBackend {
         state.withLock { state in
             guard state.ownStreams[key] != nil else { return }
             change(&state.ownStreams[key]!)
-        }
-    }
-}
-
-/// After every arbiter step, one reconciliation of the own streams and the device's volumes is
-/// queued on the backend's queue (at most one waits at a time: it reads the engine as it is
-/// when it runs).
-final class StepFollower: StepObserver {
-    let backend: PulseBackend
-    let pending = Atomic<Bool>(false)
-
-    init(backend: PulseBackend) { self.backend = backend }
-
-    func stepApplied(_ effects: [Effect]) {
-        guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        backend.queue.async { [self] in
-            pending.store(false, ordering: .releasing)
-            backend.reconcileOwnStreams()
-            backend.reconcileDeviceVolumes()
         }
     }
 }

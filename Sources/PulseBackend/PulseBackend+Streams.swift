@@ -1,15 +1,14 @@
 import AudioSessionModel
 import AudioSessionRuntime
-import AudioSessionWire
 import CPulse
 
-/// Other audio on a real server (SPEC OA1, OA2, D1, I4): each stream of an app that does not
-/// use us takes part as a session of its own — playback, mixable, output running — so the
-/// engine's rules apply to it unchanged: it counts in `otherAudioPlaying`; it is ducked (its
-/// volume times the duck level) while another app's duckOthers session is active; it is muted
-/// while the silence-secondary-audio hint is on for it, that is while a non-mixable session
-/// plays (a client cannot pause another's stream), and while a call interrupts it. A foreign
-/// stream with `media.role=phone` is a call (I4).
+/// Other audio on a real server (SPEC OA1, OA2, D1, C11, I4): each stream of an app that does
+/// not use us is reported to the arbiter as other audio (`SystemEvent.otherAudioStarted`, id
+/// `pulse:INDEX`), which governs it as the engine's own concept: it counts in
+/// `otherAudioPlaying`; the arbiter's gain for it (the duck level while an app's duckOthers
+/// session is active) multiplies its volume; it is muted while a non-mixable session plays (a
+/// client cannot pause another's stream) or a call is on. A foreign stream with
+/// `media.role=phone` is a call (I4).
 ///
 /// Ducks stay out of the server's saved per-role volumes (module-stream-restore, and PipeWire's
 /// restore): a stream starting while others of its role are ducked may start at the ducked
@@ -17,7 +16,6 @@ import CPulse
 /// the duck — it is ducked once, not twice, and comes back to the role's own volume.
 extension PulseBackend {
     struct ForeignStream {
-        var connection: Arbiter.ConnectionID?
         var isCall: Bool
         var role: String?
         var channels: UInt8
@@ -29,12 +27,15 @@ extension PulseBackend {
         /// taken for the stream's own volume left it ducked).
         var written: [UInt32] = []
         var mutedByUs = false
-        var silenced = false
-        var interrupted = false
+        /// What the arbiter asks: muted (OA2, I4).
+        var muted = false
     }
 
-    /// The session id of a foreign stream.
-    static func appID(of index: UInt32) -> AppID { AppID("pulse.stream.\(index)") }
+    /// The other-audio id of a foreign stream, and back.
+    static func otherAudioID(of index: UInt32) -> String { "pulse:\(index)" }
+    static func streamIndex(of id: String) -> UInt32? {
+        id.hasPrefix("pulse:") ? UInt32(id.dropFirst(6)) : nil
+    }
 
     /// The foreign streams, by index: whether muted and the gain applied (for status and tests).
     public var foreignStreams: [UInt32: (muted: Bool, gain: Double)] {
@@ -70,58 +71,44 @@ extension PulseBackend {
         let role = stream.properties["media.role"]
         // A role we have ducked: the server may have started this stream at the ducked volume.
         let ownVolume = role.flatMap { role in state.withLock { $0.roleVolumes[role] } } ?? stream.volume
-        var foreign = ForeignStream(isCall: stream.isCall, role: role, channels: stream.channels, ownVolume: ownVolume)
+        let foreign = ForeignStream(isCall: stream.isCall, role: role, channels: stream.channels, ownVolume: ownVolume)
         if stream.isCall {
             let calls = state.withLock { $0.streams.values.filter(\.isCall).count }
-            if calls == 0, let error = arbiter.deviceChanged(.systemSession(.call, begin: true)) {
+            if calls == 0, let error = arbiter.report(.systemSession(.call, begin: true)) {
                 logger.warning("cannot begin a call for a phone stream", metadata: ["stream": "\(stream.index)", "error": "\(error)"])
-            }
-        } else {
-            let hello = Hello(role: .app(Self.appID(of: stream.index), [.backgroundAudio]))
-            let pid = Int32(stream.properties["application.process.id"] ?? "") ?? 0
-            switch arbiter.connect(hello, peer: PeerCredentials(pid: pid, uid: 0, gid: 0), sink: StreamSink(backend: self, index: stream.index)) {
-            case .success(let connection):
-                foreign.connection = connection
-                _ = arbiter.handle(.call(.setCategory(.playback, mode: .default, options: .mixWithOthers)), from: connection)
-                _ = arbiter.handle(.call(.startOutput), from: connection)  // IO1: activates
-            case .failure(let error):
-                logger.warning("cannot follow a stream", metadata: ["stream": "\(stream.index)", "error": "\(error)"])
             }
         }
         state.withLock { $0.streams[stream.index] = foreign }
+        if !stream.isCall {
+            let name = stream.properties["application.name"].flatMap { OtherAudio.isValidLabel($0) ? $0 : nil } ?? ""
+            let audio = OtherAudio(
+                id: Self.otherAudioID(of: stream.index), name: name, role: role.flatMap { OtherAudio.isValidLabel($0) ? $0 : nil })
+            if let error = arbiter.report(.otherAudioStarted(audio)) {
+                logger.warning("cannot follow a stream", metadata: ["stream": "\(stream.index)", "error": "\(error)"])
+            }
+        }
         logger.debug("other audio", metadata: ["stream": "\(stream.index)", "app": "\(stream.properties["application.name"] ?? "?")"])
     }
 
     func streamRemoved(_ index: UInt32) {
         guard let stream = state.withLock({ $0.streams.removeValue(forKey: index) }) else { return }
-        if let connection = stream.connection { arbiter.disconnect(connection) }
+        if !stream.isCall { arbiter.report(.otherAudioStopped(id: Self.otherAudioID(of: index))) }
         let callsLeft = state.withLock { $0.streams.values.filter(\.isCall).count }
-        if stream.isCall, callsLeft == 0 { arbiter.deviceChanged(.systemSession(.call, begin: false)) }
+        if stream.isCall, callsLeft == 0 { arbiter.report(.systemSession(.call, begin: false)) }
     }
 
-    /// On the queue: what the arbiter told a foreign stream's session.
-    func apply(_ message: ServerMessage, toStream index: UInt32) {
-        switch message {
-        case .event(.outputGain(let gain)):  // D1, D4
-            guard let stream = update(index, { $0.gain = gain }) else { return }
+    /// On the queue: the gain and mute the arbiter gives a stream of other audio (D1, C11, OA2, I4).
+    func applyControl(_ id: String, gain: Double, muted: Bool) {
+        guard let index = Self.streamIndex(of: id), let before = state.withLock({ $0.streams[index] }) else { return }
+        guard let stream = update(index, { stream in
+            stream.gain = gain
+            stream.muted = muted
+        }) else { return }
+        if gain != before.gain {
             rememberRoleVolume(of: stream)
             applyGain(index)
-        case .event(.notification(_, .silenceSecondaryAudioHint(let hint))):  // OA2, OA3
-            update(index) { $0.silenced = hint == .begin }
-            applyMute(index)
-        case .event(.notification(_, .interruptionBegan)):  // I1: a call
-            update(index) { $0.interrupted = true }
-            applyMute(index)
-        case .event(.notification(_, .interruptionEnded)):
-            update(index) { $0.interrupted = false }
-            applyMute(index)
-            // The stream still plays: its session takes part again.
-            if let connection = state.withLock({ $0.streams[index]?.connection }) {
-                _ = arbiter.handle(.call(.startOutput), from: connection)
-            }
-        default:
-            break
         }
+        applyMute(index)
     }
 
     /// Sets the stream's volume to its own volume times its gain, once its own volume is known
@@ -148,7 +135,7 @@ extension PulseBackend {
 
     private func applyMute(_ index: UInt32) {
         guard let stream = state.withLock({ $0.streams[index] }) else { return }
-        let mute = stream.silenced || stream.interrupted
+        let mute = stream.muted
         guard mute != stream.mutedByUs else { return }
         update(index) { $0.mutedByUs = mute }
         server.withLock { $0 }?.setMute(stream: index, mute)
@@ -163,19 +150,4 @@ extension PulseBackend {
             return state.streams[index]
         }
     }
-}
-
-/// A foreign stream's connection to the arbiter: what the arbiter sends (under its lock) is
-/// handed to the backend's queue.
-struct StreamSink: ConnectionSink {
-    let backend: PulseBackend
-    let index: UInt32
-
-    func send(_ message: ServerMessage) {
-        let backend = backend
-        let index = index
-        backend.queue.async { backend.apply(message, toStream: index) }
-    }
-
-    func close() {}
 }

@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// Everything the server reports and everything sent to it goes through one serial queue: the
 /// arbiter is never called with libpulse's lock held, nor libpulse with the arbiter's.
-public final class PulseBackend: Sendable {
+public final class PulseBackend: AudioBackend {
     struct State {
         /// Server index → device name, per direction, to know what a `removed` event names.
         var names: [Bool: [UInt32: String]] = [true: [:], false: [:]]
@@ -45,6 +45,9 @@ public final class PulseBackend: Sendable {
     let queue = DispatchQueue(label: "audiosessiond.pulse")
     /// The server's events reach the backend through this until `close()`.
     private let relay = Relay()
+    /// Whether a reconciliation of the own streams and the device's volumes waits on the queue
+    /// (at most one: it reads the arbiter as it is when it runs).
+    let reconciliationPending = Atomic<Bool>(false)
 
     final class Relay: Sendable {
         let target = Mutex<PulseBackend?>(nil)
@@ -68,7 +71,7 @@ public final class PulseBackend: Sendable {
         }
         relay.target.withLock { $0 = self }
         server.withLock { $0 = connection }
-        arbiter.addObserver(StepFollower(backend: self))
+        arbiter.attach(self)
         queue.resume()
         queue.sync {}  // the initial listing is applied before the daemon starts listening
     }
@@ -79,6 +82,25 @@ public final class PulseBackend: Sendable {
             server = nil
         }
         relay.target.withLock { $0 = nil }
+    }
+
+    /// The one door (`AudioBackend`): after every step, the other audio's gains and mutes are
+    /// carried out and one reconciliation of the own streams and device volumes is queued.
+    public func carryOut(_ effects: [DeviceEffect]) {
+        let controls: [(id: String, gain: Double, muted: Bool)] = effects.compactMap {
+            if case .otherAudio(let id, let gain, let muted) = $0 { (id, gain, muted) } else { nil }
+        }
+        if !controls.isEmpty {
+            queue.async { [self] in
+                for control in controls { applyControl(control.id, gain: control.gain, muted: control.muted) }
+            }
+        }
+        guard !reconciliationPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        queue.async { [self] in
+            reconciliationPending.store(false, ordering: .releasing)
+            reconcileOwnStreams()
+            reconcileDeviceVolumes()
+        }
     }
 
     /// The accessories plugged for server devices, by UID (for status and tests).
@@ -138,7 +160,7 @@ public final class PulseBackend: Sendable {
     }
 
     private func plug(_ kind: AccessoryKind, _ device: PulseDevice) {
-        if let error = arbiter.deviceChanged(.plug(kind, uid: device.name)) {
+        if let error = arbiter.report(.plug(kind, uid: device.name)) {
             logger.warning("cannot plug a server device", metadata: ["device": "\(device.name)", "error": "\(error)"])
             return
         }
@@ -148,7 +170,7 @@ public final class PulseBackend: Sendable {
 
     private func unplug(_ name: String, because reason: String) {
         guard state.withLock({ $0.plugged.removeValue(forKey: name) }) != nil else { return }
-        if let error = arbiter.deviceChanged(.unplug(uid: name)) {
+        if let error = arbiter.report(.unplug(uid: name)) {
             logger.warning("cannot unplug a server device", metadata: ["device": "\(name)", "error": "\(error)"])
             return
         }

@@ -44,7 +44,7 @@ public struct EmbeddedDriver: ScenarioDriver {
             case .askRecordPermission(let app):
                 guard let answer = answers[app] else { continue }  // never answers: stays undetermined
                 deliver(engine.apply(.recordPermissionAnswer(app, granted: answer == .grant)).effects)
-            case .outputGain, .stopIO:
+            case .outputGain, .stopIO, .otherAudio, .otherAudioStopped:
                 continue  // for a backend; the simulated device needs nothing
             }
         }

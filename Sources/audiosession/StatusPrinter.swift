@@ -27,6 +27,12 @@ enum StatusPrinter {
                 "  \(app.app)  pid \(app.pid)  \(app.category)/\(app.mode) [\(app.options)]  \(flags.joined(separator: ","))"
                     + "  gain \(app.outputGain)  route \(app.route)")
         }
+        lines.append("other audio \(device.otherAudio.count)")
+        for stream in device.otherAudio {
+            let name = stream.audio.name.isEmpty ? "" : "  \(stream.audio.name)"
+            let role = stream.audio.role.map { "  role \($0)" } ?? ""
+            lines.append("  \(stream.audio.id)\(name)\(role)  gain \(stream.gain)\(stream.isMuted ? "  muted" : "")")
+        }
         lines.append(snapshot.violations.isEmpty ? "invariants hold" : "INVARIANTS BROKEN")
         lines += snapshot.violations.map { "  " + $0 }
         return lines.joined(separator: "\n")
@@ -50,6 +56,12 @@ enum StatusPrinter {
             "routingOwner": device.routingOwner?.rawValue ?? NSNull(),
             "systemSessions": device.systemSessions.map(\.description),
             "invariantViolations": snapshot.violations,
+            "otherAudio": device.otherAudio.map { stream -> [String: Any] in
+                [
+                    "id": stream.audio.id, "name": stream.audio.name, "role": stream.audio.role ?? NSNull(),
+                    "gain": stream.gain, "muted": stream.isMuted,
+                ]
+            },
             "apps": snapshot.apps.map { app -> [String: Any] in
                 [
                     "app": app.app.rawValue, "pid": Int(app.pid), "uid": Int(app.uid), "category": app.category.name,

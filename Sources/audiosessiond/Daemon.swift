@@ -28,11 +28,11 @@ struct Daemon: AsyncParsableCommand {
     @Option(help: "The socket path (default $XDG_RUNTIME_DIR/audiosession/socket). Its directory must be mode 700.")
     var socket: String?
 
-    @Option(help: "The simulated device: \(DeviceProfile.allCases.map(\.name).joined(separator: ", ")) (its built-in ports with --backend pulse; default iphone, desktop with pulse).")
-    var device: String?
+    @Option(help: "The device profile: its built-in ports (with --backend pulse too; default iphone, desktop with pulse).")
+    var device: DeviceProfile?
 
     @Option(help: "Where the ports come from: simulated (the profile and `system plug`), or pulse (a PulseAudio server or PipeWire's pipewire-pulse: its sinks and sources).")
-    var backend: String = "simulated"
+    var backend: BackendKind = .simulated
 
     @Option(help: "The PulseAudio server for --backend pulse, e.g. unix:/run/user/1000/pulse/native (default: PULSE_SERVER, then the user's).")
     var pulseServer: String?
@@ -44,38 +44,32 @@ struct Daemon: AsyncParsableCommand {
     var stateDir: String?
 
     @Option(help: "Who answers record-permission prompts: ask (system controllers), grant or deny.")
-    var permissionPrompt: String = "ask"
+    var permissionPrompt: PermissionPolicy = .ask
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: String = "info"
+    @Option(help: "Log level.")
+    var logLevel: Logger.Level = .info
 
     func validate() throws {
-        if let device, DeviceProfile(name: device) == nil {
-            throw ValidationError("unknown device \(device); use one of \(DeviceProfile.allCases.map(\.name).joined(separator: ", "))")
-        }
-        guard ["simulated", "pulse"].contains(backend) else { throw ValidationError("--backend must be simulated or pulse, not \(backend)") }
-        if pulseServer != nil, backend != "pulse" { throw ValidationError("--pulse-server needs --backend pulse") }
+        if pulseServer != nil, backend != .pulse { throw ValidationError("--pulse-server needs --backend pulse") }
         guard (0...1).contains(duckLevel) else { throw ValidationError("--duck-level must be within 0…1, not \(duckLevel)") }
-        guard PermissionPolicy(rawValue: permissionPrompt) != nil else {
-            throw ValidationError("--permission-prompt must be ask, grant or deny, not \(permissionPrompt)")
-        }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
     }
 
     func run() async throws {
         var logger = Logger(label: "audiosessiond")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        logger.logLevel = logLevel
         let path = socket ?? SocketLocation.defaultPath
         do {
             let store = try stateDir.map { (dir: String) throws(StoreError) in try SettingsStore(directory: dir) }
             let arbiter = try Arbiter(
                 configuration: .init(
-                    profile: DeviceProfile(name: device ?? (backend == "pulse" ? "desktop" : "iphone")) ?? .iphone,
+                    profile: device ?? (backend == .pulse ? .desktop : .iphone),
                     duckLevel: duckLevel, store: store,
-                    permissionPolicy: PermissionPolicy(rawValue: permissionPrompt) ?? .ask,
+                    permissionPolicy: permissionPrompt,
                     now: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) }),
                 logger: logger)
-            let pulse = backend == "pulse" ? try PulseBackend(arbiter: arbiter, server: pulseServer, logger: logger) : nil
+            // The one door: the simulated device, or the sound server's backend.
+            let pulse = backend == .pulse ? try PulseBackend(arbiter: arbiter, server: pulseServer, logger: logger) : nil
+            if pulse == nil { arbiter.attach(SimulatedDevice()) }
             defer { pulse?.close() }
             let service = DaemonService(socketPath: path, arbiter: arbiter, logger: logger)
             let group = ServiceGroup(
@@ -96,3 +90,16 @@ struct Daemon: AsyncParsableCommand {
         Glibc.exit(1)
     }
 }
+
+/// `--backend`: where the device's ports and events come from.
+enum BackendKind: String, CaseIterable, ExpressibleByArgument {
+    case simulated, pulse
+}
+
+extension DeviceProfile: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.name) }
+}
+
+extension PermissionPolicy: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -87,6 +87,8 @@ enum RandomSteps {
             case 0: return .system(.mediaServicesReset)
             case 1: return .system(.wake)
             case 2: return .departure(app)
+            case 3: return .system(.otherAudioStarted(OtherAudio(id: "pulse:\((choice / 200) % 3)", role: "music")))
+            case 4: return .system(.otherAudioStopped(id: "pulse:\((choice / 200) % 3)"))
             default: return .app(app, .setActive(true))
             }
         }

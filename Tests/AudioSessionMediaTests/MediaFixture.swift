@@ -24,7 +24,7 @@ struct MediaFixture {
     var endpoint: AudioEndpoint { .files(directory: directory) }
 
     func system(_ event: SystemEvent) {
-        if let error = arbiter.deviceChanged(event) { fatalError("\(event): \(error)") }
+        if let error = arbiter.report(event) { fatalError("\(event): \(error)") }
     }
 
     /// A mono 440 Hz tone file.

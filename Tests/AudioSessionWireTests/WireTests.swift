@@ -33,6 +33,8 @@ enum Samples {
         .silentSwitch(on: true), .lock, .unlock, .systemSession(.call, begin: true), .systemSession(.siri, begin: false),
         .microphoneMute(on: true), .outputVolume(0.3), .plug(.headset), .plug(.usb, uid: "usb-x"),
         .unplug(uid: "headset-1"), .wake, .mediaServicesReset, .inputGain(uid: "headset-1", 0.25),
+        .otherAudioStarted(OtherAudio(id: "pulse:7", name: "Firefox", role: "music")), .otherAudioStarted(OtherAudio(id: "x")),
+        .otherAudioStopped(id: "pulse:7"),
     ]
 
     static let notifications: [SessionNotification] = [
@@ -58,6 +60,7 @@ enum Samples {
         var engine = Engine()
         try! engine.register("music")
         _ = engine.apply(.app("music", .setActive(true)))
+        _ = engine.apply(.system(.otherAudioStarted(OtherAudio(id: "pulse:3", name: "mpv", role: "video"))))
         let snapshot = DeviceSnapshot(
             device: engine.deviceStatus, apps: [AppSnapshot(app: "music", pid: 42, uid: 1000, status: engine.status(of: "music")!)],
             violations: ["A2: more than one active non-mixable session: [music, maps]"])

@@ -24,10 +24,8 @@ struct LayeringTests {
         "Scenarios": ["AudioSessionModel", "AudioSession", "AudioSessionWire", "AudioSessionEngine"],
         "AudioSessionMedia": ["AudioSession", "AudioSessionModel", "CSndFile", "CPulse", "PulseClient"],
         "PulseClient": ["CPulse"],
-        // The wire: its foreign streams still enter the arbiter as apps, until the one backend door.
-        "PulseBackend": [
-            "CPulse", "PulseClient", "AudioSessionModel", "AudioSessionEngine", "AudioSessionRuntime", "AudioSessionWire",
-        ],
+        // A backend knows the runtime's door (AudioBackend, Arbiter.report) and the model only.
+        "PulseBackend": ["CPulse", "PulseClient", "AudioSessionModel", "AudioSessionRuntime"],
     ]
 
     /// Modules that only the daemon's side may import.

@@ -38,10 +38,10 @@ struct OwnStreamTests {
         #expect(eventually { abs((try? pulse.ownStream(of: "music"))?.decibels ?? -100) < 0.1 }, "\(kind): whole again")
 
         // I1: paused by the player (corked) and muted by the daemon until it plays again (I3).
-        arbiter.deviceChanged(.systemSession(.call, begin: true))
+        arbiter.report(.systemSession(.call, begin: true))
         #expect(events.saw(.paused(.interruption)))
         #expect(eventually { (try? pulse.ownStream(of: "music")).map { $0?.muted == true && $0?.corked == true } ?? false }, "\(kind)")
-        arbiter.deviceChanged(.systemSession(.call, begin: false))
+        arbiter.report(.systemSession(.call, begin: false))
         #expect(events.saw(.resumed))
         #expect(eventually { (try? pulse.ownStream(of: "music")).map { $0?.muted == false && $0?.corked == false } ?? false }, "\(kind)")
 

@@ -83,6 +83,10 @@ struct RealServerTests {
         defer { PulseFixture.end(player) }
         #expect(eventually { (try? music.status().isOtherAudioPlaying) == true }, "OA1: the foreign stream plays")
         #expect(eventually { (try? pulse.streams().first?.decibels) == 0 })
+        // Other audio, not an app: listed with its role, never among the apps nor the route's owner.
+        let other = arbiter.deviceStatus.otherAudio
+        #expect(other.count == 1 && other.first?.audio.id.hasPrefix("pulse:") == true && other.first?.audio.role == "music")
+        #expect(arbiter.engine.apps == ["music", "navigation"])
 
         try navigation.setActive(true)  // D1: others duck to 0.2 → 20·log10(0.2) = −13.98 dB
         #expect(eventually { (try? pulse.streams().first?.decibels).flatMap { $0.map { abs($0 - 20 * log10(0.2)) <= 0.5 } } == true },
@@ -146,7 +150,7 @@ struct RealServerTests {
         #expect(try pulse.volume(of: "sink", "speaker") == 98_304)
 
         // `system volume 0.3` from a controller sets the sink; its echo tells nobody again.
-        #expect(arbiter.deviceChanged(.outputVolume(0.3)) == nil)
+        #expect(arbiter.report(.outputVolume(0.3)) == nil)
         #expect(eventually { (try? pulse.volume(of: "sink", "speaker")) == 19_661 }, "\(kind): the sink at 30%")
         usleep(300_000)
         #expect(heard.items.withLock { $0.filter { if case .outputVolume = $0 { true } else { false } } }
