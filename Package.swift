@@ -46,7 +46,9 @@ let package = Package(
         // permission policy, what backends see. The daemon and the client's embedded mode use it.
         .target(
             name: "AudioSessionRuntime",
-            dependencies: ["AudioSessionModel", "AudioSessionEngine", "AudioSessionWire", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "AudioSessionModel", "AudioSessionEngine", "AudioSessionWire", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // The daemon's shell: socket server, connections, outboxes, service lifecycle (NIO).
@@ -88,7 +90,10 @@ let package = Package(
         .target(name: "PulseClient", dependencies: ["CPulse"], swiftSettings: strict),
         .target(
             name: "PulseBackend",
-            dependencies: ["CPulse", "PulseClient", "AudioSessionModel", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CPulse", "PulseClient", "AudioSessionModel", "AudioSessionRuntime",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         // Players and recorders of real audio through the session (issue 6): sound files through
         // libsndfile (Debian: libsndfile1-dev), a sound server through libpulse, or rendered to files.
@@ -98,7 +103,9 @@ let package = Package(
             dependencies: ["AudioSession", "AudioSessionModel", "CSndFile", "CPulse", "PulseClient"],
             swiftSettings: strict),
         // Scenario files: parser and runner (SCENARIOS.md).
-        .target(name: "Scenarios", dependencies: ["AudioSessionModel", "AudioSessionEngine", "AudioSession", "AudioSessionWire"], swiftSettings: strict),
+        .target(
+            name: "Scenarios", dependencies: ["AudioSessionModel", "AudioSessionEngine", "AudioSession", "AudioSessionWire"],
+            swiftSettings: strict),
         // The `audiosession` CLI: argument parsing, wiring and printing only.
         .executableTarget(
             name: "audiosession",
@@ -122,9 +129,11 @@ let package = Package(
             swiftSettings: strict
         ),
         // README "Two apps": a music player and a call-like app, against a daemon.
-        .executableTarget(name: "music-player", dependencies: ["AudioSession"], path: "Examples/MusicPlayer", swiftSettings: strict),
         .executableTarget(
-            name: "play-file", dependencies: ["AudioSession", "AudioSessionMedia"], path: "Examples/PlayFile", swiftSettings: strict),
+            name: "music-player", dependencies: ["AudioSession"], path: "Examples/MusicPlayer", swiftSettings: strict),
+        .executableTarget(
+            name: "play-file", dependencies: ["AudioSession", "AudioSessionMedia"], path: "Examples/PlayFile",
+            swiftSettings: strict),
         .executableTarget(name: "phone-call", dependencies: ["AudioSession"], path: "Examples/PhoneCall", swiftSettings: strict),
         // Daemon benchmarks, printed by scripts/benchmark (not a test: it measures).
         .executableTarget(
@@ -136,7 +145,10 @@ let package = Package(
             path: "Sources/pulse-bench", swiftSettings: strict),
         .executableTarget(
             name: "daemon-bench",
-            dependencies: ["AudioSession", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire", .product(name: "Logging", package: "swift-log")], path: "Sources/daemon-bench",
+            dependencies: [
+                "AudioSession", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire",
+                .product(name: "Logging", package: "swift-log"),
+            ], path: "Sources/daemon-bench",
             swiftSettings: strict),
         .testTarget(
             name: "AudioSessionEngineTests",
@@ -148,13 +160,17 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioSessionWireTests",
-            dependencies: ["AudioSessionWire", "AudioSessionModel", "AudioSessionEngine", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "AudioSessionWire", "AudioSessionModel", "AudioSessionEngine",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AudioSessionTests",
             dependencies: [
-                "AudioSession", "AudioSessionEngine", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire", "Scenarios",
+                "AudioSession", "AudioSessionEngine", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire",
+                "Scenarios",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -162,12 +178,15 @@ let package = Package(
         .testTarget(
             name: "PulseBackendTests",
             dependencies: [
-                "PulseBackend", "AudioSession", "AudioSessionMedia", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log"),
+                "PulseBackend", "AudioSession", "AudioSessionMedia", "AudioSessionRuntime",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(
             name: "AudioSessionMediaTests",
-            dependencies: ["AudioSessionMedia", "AudioSession", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "AudioSessionMedia", "AudioSession", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"], swiftSettings: strict),
         // The layers: imports per module, and which binaries carry NIO (reads Sources/ and .build/).

@@ -3,7 +3,6 @@
 import AudioSession
 import Foundation
 
-
 let session = AudioSession.shared
 do {
     try session.setCategory(.playback)
@@ -37,7 +36,7 @@ for await notification in session.notifications() {
         say("music: \(notification)")
     }
     say("music: output gain \(session.outputGain)")
-    }
+}
 
 /// Writes a line at once (stdout through a pipe would be block-buffered).
 func say(_ line: String) {

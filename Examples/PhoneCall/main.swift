@@ -8,7 +8,6 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let ducks = arguments.contains("--duck")
 let seconds = arguments.compactMap(Double.init).first ?? 5
 
-
 let session = AudioSession.shared
 do {
     if ducks {

@@ -8,7 +8,8 @@ open class AVAudioApplication: NSObject, @unchecked Sendable {
     /// The app's instance.
     open class var shared: AVAudioApplication { sharedApplication }
 
-    /// P1 values with Apple's four-character codes.
+    /// P1 values with Apple's four-character codes. (Apple's SDK spells the type in lower camel case.)
+    // swift-format-ignore: TypeNamesShouldBeCapitalized
     public enum recordPermission: Int, Sendable {
         case undetermined = 1_970_168_948
         case denied = 1_684_369_017

@@ -58,7 +58,9 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
 
     open override var hash: Int { uid.hashValue }
 
-    open override var description: String { "<AVAudioSessionPortDescription type=\(portType.rawValue) name=\(portName) uid=\(uid)>" }
+    open override var description: String {
+        "<AVAudioSessionPortDescription type=\(portType.rawValue) name=\(portName) uid=\(uid)>"
+    }
 }
 
 /// A channel of a port.

@@ -115,17 +115,26 @@ extension AudioSession {
     public static func post(_ notification: SessionNotification) -> (name: Notification.Name, userInfo: [AnyHashable: Any]) {
         switch notification {
         case .interruptionBegan(let reason):
-            return (interruptionNotification, [
-                UserInfoKey.interruptionType: UInt(1), UserInfoKey.interruptionReason: UInt(reason.rawValue),
-            ])
+            return (
+                interruptionNotification,
+                [
+                    UserInfoKey.interruptionType: UInt(1), UserInfoKey.interruptionReason: UInt(reason.rawValue),
+                ]
+            )
         case .interruptionEnded(let shouldResume):
-            return (interruptionNotification, [
-                UserInfoKey.interruptionType: UInt(0), UserInfoKey.interruptionOptions: UInt(shouldResume ? 1 : 0),
-            ])
+            return (
+                interruptionNotification,
+                [
+                    UserInfoKey.interruptionType: UInt(0), UserInfoKey.interruptionOptions: UInt(shouldResume ? 1 : 0),
+                ]
+            )
         case .routeChange(let reason, let previous, _):
-            return (routeChangeNotification, [
-                UserInfoKey.routeChangeReason: UInt(reason.rawValue), UserInfoKey.routeChangePreviousRoute: previous,
-            ])
+            return (
+                routeChangeNotification,
+                [
+                    UserInfoKey.routeChangeReason: UInt(reason.rawValue), UserInfoKey.routeChangePreviousRoute: previous,
+                ]
+            )
         case .silenceSecondaryAudioHint(let type):
             return (silenceSecondaryAudioHintNotification, [UserInfoKey.silenceSecondaryAudioHintType: UInt(type.rawValue)])
         case .mediaServicesLost: return (mediaServicesWereLostNotification, [:])

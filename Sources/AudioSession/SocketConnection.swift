@@ -39,13 +39,21 @@ final class SocketConnection: SessionConnection {
     deinit { Glibc.close(fd) }
 
     /// Opens the socket and exchanges hello and welcome; closes the socket on failure.
-    private static func handshake(_ path: String, _ hello: Hello) throws(SessionError) -> (Int32, FrameDecoder) {
+    private static func handshake(_ path: String, _ hello: Hello) throws(SessionError) -> (Int32, FramedSocket) {
         let fd = try open(path)
+        var socket = FramedSocket(fd: fd)
         do throws(SessionError) {
             try write(fd, ClientMessage.hello(hello).encoded())
-            var decoder = FrameDecoder()
-            switch try readMessage(fd, &decoder) {
-            case .welcome: return (fd, decoder)
+            let welcome: ServerMessage
+            do {
+                welcome = try socket.receive()
+            } catch .malformed(let error) {
+                throw SessionError(.mediaServicesFailed, "the daemon sent a malformed message: \(error)")
+            } catch {
+                throw SessionError(.mediaServicesFailed, "MS1: the daemon closed the connection")
+            }
+            switch welcome {
+            case .welcome: return (fd, socket)
             case .closing(let error): throw error
             default: throw SessionError(.mediaServicesFailed, "the daemon did not answer the hello")
             }
@@ -84,27 +92,17 @@ final class SocketConnection: SessionConnection {
         shutdown(fd, Int32(SHUT_RDWR))  // the reader sees the end; the descriptor stays ours until deinit
     }
 
-    private func readLoop(_ initial: FrameDecoder) {
-        var decoder = initial
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        reading: while true {
-            do {
-                while let payload = try decoder.next() {
-                    switch try ServerMessage(decoding: payload) {
-                    case .reply(let id, let reply):
-                        state.withLock { $0.waiting.removeValue(forKey: id) }?.fulfill(.success(reply))
-                    case .event(let event): handlers.event(event)
-                    case .closing(let error): state.withLock { $0.closingError = error }
-                    case .welcome: break
-                    }
-                }
-            } catch {
-                break reading  // a daemon speaking nonsense is as good as gone
+    private func readLoop(_ initial: FramedSocket) {
+        var socket = initial
+        // Ends when the daemon closes, a read fails, or it speaks nonsense (as good as gone).
+        while let message = try? socket.receive() {
+            switch message {
+            case .reply(let id, let reply):
+                state.withLock { $0.waiting.removeValue(forKey: id) }?.fulfill(.success(reply))
+            case .event(let event): handlers.event(event)
+            case .closing(let error): state.withLock { $0.closingError = error }
+            case .welcome: break
             }
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            decoder.append(buffer[0..<count])
         }
         let (waiting, onPurpose, error) = state.withLock { state in
             state.isOpen = false
@@ -126,29 +124,10 @@ final class SocketConnection: SessionConnection {
     }
 
     private static func write(_ fd: Int32, _ payload: [UInt8]) throws(SessionError) {
-        let frame = Frame.encode(payload)
-        var sent = 0
-        while sent < frame.count {
-            let n = frame[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw SessionError(.mediaServicesFailed, "MS1: the connection to the daemon is lost") }
-            sent += n
-        }
-    }
-
-    /// Reads one message synchronously (the welcome, before the reader thread starts).
-    private static func readMessage(_ fd: Int32, _ decoder: inout FrameDecoder) throws(SessionError) -> ServerMessage {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            do {
-                if let payload = try decoder.next() { return try ServerMessage(decoding: payload) }
-            } catch {
-                throw SessionError(.mediaServicesFailed, "the daemon sent a malformed message: \(error)")
-            }
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw SessionError(.mediaServicesFailed, "MS1: the daemon closed the connection") }
-            decoder.append(buffer[0..<count])
+        do {
+            try FramedSocket.send(Frame.encode(payload), on: fd)
+        } catch {
+            throw SessionError(.mediaServicesFailed, "MS1: the connection to the daemon is lost")
         }
     }
 }

@@ -1,5 +1,5 @@
-import AudioSessionRuntime
 import AudioSessionModel
+import AudioSessionRuntime
 import AudioSessionWire
 import Logging
 import NIOCore

@@ -60,10 +60,11 @@ final class LoopOutbox: Sendable {
     }
 
     private func flushWritten() {
-        Self.flushOnce(unflushed.withLock { unflushed in
-            defer { unflushed.removeAll(keepingCapacity: true) }
-            return unflushed
-        })
+        Self.flushOnce(
+            unflushed.withLock { unflushed in
+                defer { unflushed.removeAll(keepingCapacity: true) }
+                return unflushed
+            })
     }
 
     private static func flushOnce(_ channels: [any Channel]) {

@@ -22,7 +22,8 @@ public enum SocketPath {
             throw SocketPathError("\(path) exists and is not a socket; remove it or choose another --socket")
         }
         if isListening(path) {
-            throw SocketPathError("another audiosessiond is already listening on \(path); stop it first or choose another --socket")
+            throw SocketPathError(
+                "another audiosessiond is already listening on \(path); stop it first or choose another --socket")
         }
         guard unlink(path) == 0 else {
             throw SocketPathError("cannot remove the stale socket \(path): \(String(cString: strerror(errno)))")
@@ -47,7 +48,8 @@ public enum SocketPath {
         }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw SocketPathError("\(directory) is not a directory") }
         guard info.st_uid == getuid() else {
-            throw SocketPathError("the socket directory \(directory) belongs to uid \(info.st_uid), not to this user (\(getuid()))")
+            throw SocketPathError(
+                "the socket directory \(directory) belongs to uid \(info.st_uid), not to this user (\(getuid()))")
         }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {

@@ -29,10 +29,12 @@ public final class SocketServer: Sendable {
             // the connection is closed (LoopOutbox), as if the app had gone.
             .childChannelOption(
                 .writeBufferWaterMark,
-                value: .init(low: LoopOutbox.slowConsumerLimit / 2, high: LoopOutbox.slowConsumerLimit))
+                value: .init(low: LoopOutbox.slowConsumerLimit / 2, high: LoopOutbox.slowConsumerLimit)
+            )
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(arbiter: arbiter, logger: logger, outbox: outboxes.outbox(for: channel.eventLoop)))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ConnectionHandler(arbiter: arbiter, logger: logger, outbox: outboxes.outbox(for: channel.eventLoop)))
                 }
             }
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false)

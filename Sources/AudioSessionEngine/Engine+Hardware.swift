@@ -34,8 +34,9 @@ extension Engine {
     func hardware(for index: Int, input: Bool) -> Result<DirectionHardware, SessionError> {
         let session = sessions[index]
         guard input ? session.category.hasInput : session.category.hasOutput else {
-            return .failure(SessionError(
-                .incompatibleCategory, "HW5: category \(session.category) has no \(input ? "input" : "output")"))
+            return .failure(
+                SessionError(
+                    .incompatibleCategory, "HW5: category \(session.category) has no \(input ? "input" : "output")"))
         }
         let route = currentRoute(index)
         var result = DirectionHardware(channels: 0, maxChannels: 0, latency: 0)
@@ -120,13 +121,17 @@ extension Engine {
         guard gain >= 0, gain <= 1 else { throw SessionError(.badParam, "HW6: the input gain must be within 0…1, not \(gain)") }
         let inputs = device.ports.ports.filter(\.isInput).map(\.port.uid)
         guard inputs.contains(uid) else {
-            throw SessionError(.badParam, "HW6: no input port with UID \(uid) (inputs: \(inputs.isEmpty ? "none" : inputs.joined(separator: ", ")))")
+            throw SessionError(
+                .badParam,
+                "HW6: no input port with UID \(uid) (inputs: \(inputs.isEmpty ? "none" : inputs.joined(separator: ", ")))")
         }
         device.inputGains[uid] = gain
     }
 
     /// HW6: every connected input port's gain (1 unless set), by UID.
     public var inputGains: [String: Double] {
-        Dictionary(device.ports.ports.filter(\.isInput).map { ($0.port.uid, device.inputGains[$0.port.uid] ?? 1) }) { first, _ in first }
+        Dictionary(device.ports.ports.filter(\.isInput).map { ($0.port.uid, device.inputGains[$0.port.uid] ?? 1) }) { first, _ in
+            first
+        }
     }
 }

@@ -33,7 +33,8 @@ extension Engine {
         }
         let active = sessions.indices.filter { sessions[$0].isActive }
         if Set(activeSessions) != Set(active) || activeSessions.count != active.count {
-            found.append("activation list out of step: listed \(activeSessions.map { appIDs[$0] }), active \(active.map { appIDs[$0] })")
+            found.append(
+                "activation list out of step: listed \(activeSessions.map { appIDs[$0] }), active \(active.map { appIDs[$0] })")
         }
         let interrupted = sessions.indices.filter { sessions[$0].interruptedBy != nil }
         if Set(interruptedSessions) != Set(interrupted) || interruptedSessions.count != interrupted.count {

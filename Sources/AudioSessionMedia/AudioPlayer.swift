@@ -70,7 +70,8 @@ public final class AudioPlayer: @unchecked Sendable {
 
     /// Reads the file; nothing plays until `play()`.
     /// - Throws: `MediaError` naming the file when it cannot be read.
-    public init(contentsOf path: String, session: AudioSession = .shared, endpoint: AudioEndpoint = .automatic) throws(MediaError) {
+    public init(contentsOf path: String, session: AudioSession = .shared, endpoint: AudioEndpoint = .automatic) throws(MediaError)
+    {
         do { sound = try SoundFile.read(path) } catch { throw MediaError(error.description) }
         self.path = path
         self.session = session
@@ -152,11 +153,15 @@ public final class AudioPlayer: @unchecked Sendable {
         let opened: Output
         switch endpoint {
         case .soundServer(let server):
-            opened = .server(try PulseOutput(
-                server: server, app: session.appID.rawValue, role: role, channels: sound.channels, sampleRate: sound.sampleRate,
-                bufferDuration: session.ioBufferDuration))
+            opened = .server(
+                try PulseOutput(
+                    server: server, app: session.appID.rawValue, role: role, channels: sound.channels,
+                    sampleRate: sound.sampleRate,
+                    bufferDuration: session.ioBufferDuration))
         case .files(let directory):
-            opened = .files(RenderedOutput(directory: directory, app: session.appID.rawValue, channels: sound.channels, sampleRate: sound.sampleRate))
+            opened = .files(
+                RenderedOutput(
+                    directory: directory, app: session.appID.rawValue, channels: sound.channels, sampleRate: sound.sampleRate))
         }
         output = opened
         return opened
@@ -244,7 +249,9 @@ public final class AudioPlayer: @unchecked Sendable {
             guard shouldResume, options.resumesAfterInterruption else { return }
             do { try start(event: .resumed) } catch { tell(.failed("cannot resume: \(error)")) }
         case .routeChange(.oldDeviceUnavailable, let previous, let current):  // RT11
-            guard playing, options.pausesOnUnplug, let old = previous.outputs.first, !current.outputs.contains(old) else { return }
+            guard playing, options.pausesOnUnplug, let old = previous.outputs.first, !current.outputs.contains(old) else {
+                return
+            }
             halt(.unplug)
         default:
             break

@@ -105,8 +105,10 @@ public final class AudioRecorder: @unchecked Sendable {
     private func openInput(channels: Int, rate: Int, _ status: SessionStatus) throws(MediaError) -> Input {
         switch endpoint {
         case .soundServer(let server):
-            .server(try PulseInput(
-                server: server, app: session.appID.rawValue, channels: channels, sampleRate: rate, bufferDuration: status.ioBufferDuration))
+            .server(
+                try PulseInput(
+                    server: server, app: session.appID.rawValue, channels: channels, sampleRate: rate,
+                    bufferDuration: status.ioBufferDuration))
         case .files:
             .simulated(SimulatedMicrophone(channels: channels, sampleRate: rate))
         }

@@ -17,7 +17,8 @@ public final class LevelMeter: Sendable {
     ///   - source: the source's name, such as `speaker.monitor`.
     public init(server: String?, source: String) throws(MediaError) {
         let listener = Listener(
-            input: try PulseInput(server: server, app: nil, channels: 1, sampleRate: 48_000, bufferDuration: 0.01, device: source))
+            input: try PulseInput(server: server, app: nil, channels: 1, sampleRate: 48_000, bufferDuration: 0.01, device: source)
+        )
         self.listener = listener
         // The thread holds the listener, not the meter: a meter let go stops listening.
         Thread.detachNewThread { listener.run() }

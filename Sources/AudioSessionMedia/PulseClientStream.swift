@@ -27,9 +27,11 @@ final class PulseClientStream: @unchecked Sendable {
         }
         self.stream = stream
         let failure = connection.locked { () -> String? in
-            pa_stream_set_state_callback(stream, { _, userdata in
-                pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
-            }, UnsafeMutableRawPointer(connection.mainloop))
+            pa_stream_set_state_callback(
+                stream,
+                { _, userdata in
+                    pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
+                }, UnsafeMutableRawPointer(connection.mainloop))
             guard connect(stream) >= 0 else { return "cannot connect the stream \(name): \(connection.lastError)" }
             while pa_stream_get_state(stream) != PA_STREAM_READY {
                 let state = pa_stream_get_state(stream)

@@ -16,7 +16,8 @@ final class PulseInput: @unchecked Sendable {
     ) throws(MediaError) {
         self.channels = channels
         let fragment = UInt32(max(bufferDuration, 0.005) * Double(sampleRate)) * UInt32(channels * MemoryLayout<Float>.size)
-        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max, fragsize: fragment)
+        var attributes = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max, fragsize: fragment)
         client = try PulseClientStream(
             server: server, client: app ?? "audiosession meter", name: "\(app ?? "meter") recorder",
             spec: pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels)),

@@ -14,7 +14,8 @@ final class PulseOutput: @unchecked Sendable {
         self.channels = channels
         let frameBytes = UInt32(channels * MemoryLayout<Float>.size)
         let target = UInt32(max(bufferDuration * 2, 0.05) * Double(sampleRate)) * frameBytes
-        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+        var attributes = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: target, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
         // An explicit volume: the server's saved per-role volume (which may hold a duck) is not restored onto it.
         var volume = pa_cvolume()
         pa_cvolume_set(&volume, UInt32(channels), PA_VOLUME_NORM)

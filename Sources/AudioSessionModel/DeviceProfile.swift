@@ -49,7 +49,9 @@ public struct DeviceProfile: Hashable, Sendable, CustomStringConvertible {
         ports.append(Port(type: .speaker, uid: "built-in-speaker", name: "Speaker"))
         if kind != .kiosk {
             ports.append(
-                Port(type: .microphoneBuiltIn, uid: "built-in-mic", name: "Built-In Microphone", dataSources: microphoneDataSources))
+                Port(
+                    type: .microphoneBuiltIn, uid: "built-in-mic", name: "Built-In Microphone", dataSources: microphoneDataSources
+                ))
         }
         return ports
     }

@@ -34,9 +34,11 @@ extension Arbiter {
             logger.warning(
                 "refused a request that needs a system controller",
                 metadata: ["request": "\(request.name)", "role": "\(client.role.name)", "peer": "\(client.peer)"])
-            return .failed(SessionError(
-                .missingEntitlement,
-                "\(request.name) needs a system controller connection from root or the daemon's user; this is a \(client.role.name) connection from uid \(client.peer.uid)"))
+            return .failed(
+                SessionError(
+                    .missingEntitlement,
+                    "\(request.name) needs a system controller connection from root or the daemon's user; this is a \(client.role.name) connection from uid \(client.peer.uid)"
+                ))
         }
     }
 
@@ -53,8 +55,9 @@ extension Arbiter {
     private func reset(_ profile: DeviceProfile, _ duckLevel: Double, _ state: inout State) -> Reply {
         let apps = state.connectionByApp.keys.sorted()
         guard apps.isEmpty else {
-            return .failed(SessionError(
-                .badParam, "reset needs no app connected; connected: \(apps.map(\.rawValue).joined(separator: ", "))"))
+            return .failed(
+                SessionError(
+                    .badParam, "reset needs no app connected; connected: \(apps.map(\.rawValue).joined(separator: ", "))"))
         }
         guard duckLevel >= 0, duckLevel <= 1 else {
             return .failed(SessionError(.badParam, "D1: the duck level must be within 0…1, not \(duckLevel)"))

@@ -99,17 +99,22 @@ public final class Arbiter: Sendable {
         _ hello: Hello, peer: PeerCredentials, sink: any ConnectionSink
     ) -> Result<ConnectionID, SessionError> {
         guard hello.version == ProtocolVersion.current else {
-            return .failure(SessionError(
-                .badParam, "protocol version \(hello.version) is not supported; this daemon speaks \(ProtocolVersion.current)"))
+            return .failure(
+                SessionError(
+                    .badParam, "protocol version \(hello.version) is not supported; this daemon speaks \(ProtocolVersion.current)"
+                ))
         }
         return state.withLock { state -> Result<ConnectionID, SessionError> in
             if case .app(let app, let capabilities) = hello.role {
                 if let existing = state.connectionByApp[app], let other = state.connections[existing] {
-                    logger.warning("refused a second connection for app \(app)", metadata: ["peer": "\(peer)", "connected": "\(other.peer)"])
+                    logger.warning(
+                        "refused a second connection for app \(app)", metadata: ["peer": "\(peer)", "connected": "\(other.peer)"])
                     return .failure(SessionError(.badParam, "app \(app) is already connected (\(other.peer))"))
                 }
                 if let problem = Self.problem(with: app) { return .failure(problem) }
-                do throws(SessionError) { try state.engine.register(app, capabilities: capabilities) } catch { return .failure(error) }
+                do throws(SessionError) { try state.engine.register(app, capabilities: capabilities) } catch {
+                    return .failure(error)
+                }
             }
             let id = state.nextConnection
             state.nextConnection += 1

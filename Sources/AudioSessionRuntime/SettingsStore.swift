@@ -66,7 +66,8 @@ public struct SettingsStore: Sendable {
         let bytes: Data
         do {
             bytes = try encoder.encode(
-                SavedState(version: SavedState.currentVersion, outputVolume: settings.outputVolume, recordPermissions: permissions))
+                SavedState(
+                    version: SavedState.currentVersion, outputVolume: settings.outputVolume, recordPermissions: permissions))
         } catch {
             throw StoreError("cannot encode the state: \(error)")
         }

@@ -68,8 +68,10 @@ extension CSession {
                 state.inputAvailable = status.isInputAvailable
                 state.gainAvailable = status.isInputGainSettable
             }
-            return (state.inputAvailable.map { $0 != status.isInputAvailable } ?? false,
-                state.gainAvailable.map { $0 != status.isInputGainSettable } ?? false)
+            return (
+                state.inputAvailable.map { $0 != status.isInputAvailable } ?? false,
+                state.gainAvailable.map { $0 != status.isInputGainSettable } ?? false
+            )
         }
         if inputChanged {
             var value: UInt32 = status.isInputAvailable ? 1 : 0

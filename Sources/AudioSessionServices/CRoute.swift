@@ -40,9 +40,10 @@ final class CRoute: @unchecked Sendable {
         outputs = ports(route.outputs)
         self.strings = strings
         description = .allocate(capacity: 1)
-        description.initialize(to: AudioSessionRouteDescription(
-            inputCount: UInt32(route.inputs.count), inputs: UnsafePointer(inputs.baseAddress),
-            outputCount: UInt32(route.outputs.count), outputs: UnsafePointer(outputs.baseAddress)))
+        description.initialize(
+            to: AudioSessionRouteDescription(
+                inputCount: UInt32(route.inputs.count), inputs: UnsafePointer(inputs.baseAddress),
+                outputCount: UInt32(route.outputs.count), outputs: UnsafePointer(outputs.baseAddress)))
     }
 
     deinit {

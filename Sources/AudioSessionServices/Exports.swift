@@ -39,7 +39,9 @@ public func cGetPropertySize(_ id: AudioSessionPropertyID, _ size: UnsafeMutable
 }
 
 @_cdecl("AudioSessionGetProperty")
-public func cGetProperty(_ id: AudioSessionPropertyID, _ size: UnsafeMutablePointer<UInt32>?, _ data: UnsafeMutableRawPointer?)
+public func cGetProperty(
+    _ id: AudioSessionPropertyID, _ size: UnsafeMutablePointer<UInt32>?, _ data: UnsafeMutableRawPointer?
+)
     -> OSStatus
 {
     CStatus.of {

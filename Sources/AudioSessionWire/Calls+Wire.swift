@@ -109,15 +109,19 @@ extension WireReader {
         switch try readUInt8("app call") {
         case 0: return .setCategory(try readCategory(), mode: try readMode(), options: try readOptions())
         case 1: return .setMode(try readMode())
-        case 2: return .setActive(try readBool("active"), options: SetActiveOptions(rawValue: try readUInt32("set-active options")))
+        case 2:
+            return .setActive(try readBool("active"), options: SetActiveOptions(rawValue: try readUInt32("set-active options")))
         case 3: return .startOutput
         case 4: return .stopOutput
         case 5: return .startInput
         case 6: return .stopInput
         case 7: return .setAppState(try readBool("background") ? .background : .foreground)
         case 8: return .requestRecordPermission
-        case 9: return .overrideOutput(try Self.readRaw("port override", PortOverride.init(rawValue:), readUInt32("port override")))
-        case 10: return .setPreferredInput(try readOptional("preferred input") { r throws(WireError) in try r.readString("preferred input") })
+        case 9:
+            return .overrideOutput(try Self.readRaw("port override", PortOverride.init(rawValue:), readUInt32("port override")))
+        case 10:
+            return .setPreferredInput(
+                try readOptional("preferred input") { r throws(WireError) in try r.readString("preferred input") })
         case 11: return .setInputDataSource(try readString("data source"))
         case 12: return .setPreferences(try readArray("preferences") { r throws(WireError) in try r.readPreference() })
         case 13: return .setInputGain(try readDouble("input gain"))

@@ -95,7 +95,8 @@ extension WireReader {
             recordsSilence: try readBool("records silence"),
             isOtherAudioPlaying: try readBool("other audio playing"),
             secondaryAudioShouldBeSilencedHint: try readBool("silence hint"),
-            recordPermission: try Self.readRaw("record permission", RecordPermission.init(rawValue:), readUInt32("record permission")),
+            recordPermission: try Self.readRaw(
+                "record permission", RecordPermission.init(rawValue:), readUInt32("record permission")),
             isInputAvailable: try readBool("input available"),
             outputVolume: try readDouble("output volume"),
             isHardwareCodecAvailable: try readBool("hardware codec"),
@@ -127,7 +128,9 @@ extension WireReader {
             microphoneMuted: try readBool("microphone muted"),
             duckLevel: try readDouble("duck level"),
             otherAudio: try readArray("other audio") { r throws(WireError) in
-                OtherAudioStatus(audio: try r.readOtherAudio(), gain: try r.readDouble("other-audio gain"), isMuted: try r.readBool("other-audio muted"))
+                OtherAudioStatus(
+                    audio: try r.readOtherAudio(), gain: try r.readDouble("other-audio gain"),
+                    isMuted: try r.readBool("other-audio muted"))
             }
         )
     }

@@ -104,8 +104,12 @@ extension WireReader {
         let type = try readCase("port type", of: PortType.allCases)
         let uid = try readString("port uid")
         let name = try readString("port name")
-        var port = Port(type: type, uid: uid, name: name, dataSources: try readArray("data sources") { r throws(WireError) in try r.readString("data source") })
-        port.selectedDataSource = try readOptional("selected data source") { r throws(WireError) in try r.readString("selected data source") }
+        var port = Port(
+            type: type, uid: uid, name: name,
+            dataSources: try readArray("data sources") { r throws(WireError) in try r.readString("data source") })
+        port.selectedDataSource = try readOptional("selected data source") { r throws(WireError) in
+            try r.readString("selected data source")
+        }
         return port
     }
 
@@ -123,13 +127,17 @@ extension WireReader {
     mutating func readNotification() throws(WireError) -> SessionNotification {
         switch try readUInt8("notification") {
         case 0:
-            return .interruptionBegan(reason: try Self.readRaw("interruption reason", InterruptionReason.init(rawValue:), readUInt32("interruption reason")))
+            return .interruptionBegan(
+                reason: try Self.readRaw(
+                    "interruption reason", InterruptionReason.init(rawValue:), readUInt32("interruption reason")))
         case 1: return .interruptionEnded(shouldResume: try readBool("should resume"))
         case 2:
-            let reason = try Self.readRaw("route change reason", RouteChangeReason.init(rawValue:), readUInt32("route change reason"))
+            let reason = try Self.readRaw(
+                "route change reason", RouteChangeReason.init(rawValue:), readUInt32("route change reason"))
             return .routeChange(reason: reason, previous: try readRoute(), current: try readRoute())
         case 3:
-            return .silenceSecondaryAudioHint(try Self.readRaw("hint type", SilenceSecondaryAudioHintType.init(rawValue:), readUInt32("hint type")))
+            return .silenceSecondaryAudioHint(
+                try Self.readRaw("hint type", SilenceSecondaryAudioHintType.init(rawValue:), readUInt32("hint type")))
         case 4: return .mediaServicesLost
         case 5: return .mediaServicesReset
         case 6: return .outputVolume(try readDouble("output volume"))
@@ -140,10 +148,18 @@ extension WireReader {
 
     mutating func readPreferences() throws(WireError) -> HardwarePreferences {
         var preferences = HardwarePreferences()
-        preferences.sampleRate = try readOptional("preferred sample rate") { r throws(WireError) in try r.readDouble("preferred sample rate") }
-        preferences.ioBufferDuration = try readOptional("preferred IO buffer") { r throws(WireError) in try r.readDouble("preferred IO buffer") }
-        preferences.inputChannels = try readOptional("preferred input channels") { r throws(WireError) in try r.readInt("preferred input channels") }
-        preferences.outputChannels = try readOptional("preferred output channels") { r throws(WireError) in try r.readInt("preferred output channels") }
+        preferences.sampleRate = try readOptional("preferred sample rate") { r throws(WireError) in
+            try r.readDouble("preferred sample rate")
+        }
+        preferences.ioBufferDuration = try readOptional("preferred IO buffer") { r throws(WireError) in
+            try r.readDouble("preferred IO buffer")
+        }
+        preferences.inputChannels = try readOptional("preferred input channels") { r throws(WireError) in
+            try r.readInt("preferred input channels")
+        }
+        preferences.outputChannels = try readOptional("preferred output channels") { r throws(WireError) in
+            try r.readInt("preferred output channels")
+        }
         return preferences
     }
 

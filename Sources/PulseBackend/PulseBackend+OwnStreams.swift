@@ -61,7 +61,8 @@ extension PulseBackend {
                 state.ownStreams[key] = OwnStream(
                     app: AppID(app), isRecord: stream.isRecord, device: stream.device, channels: stream.channels,
                     ownVolume: (stream.volume ?? 0) > 0 ? stream.volume : nil)
-                logger.debug("own stream", metadata: ["stream": "\(stream.index)", "app": "\(app)", "record": "\(stream.isRecord)"])
+                logger.debug(
+                    "own stream", metadata: ["stream": "\(stream.index)", "app": "\(app)", "record": "\(stream.isRecord)"])
             }
         }
         reconcileOwnStreams()
@@ -78,7 +79,8 @@ extension PulseBackend {
         guard !streams.isEmpty else { return }
         for (key, stream) in streams {
             guard let status = arbiter.status(of: stream.app) else { continue }  // the app is gone: left alone
-            if let target = deviceName(for: stream.isRecord ? status.currentRoute.inputs.first : status.currentRoute.outputs.first),
+            if let target = deviceName(
+                for: stream.isRecord ? status.currentRoute.inputs.first : status.currentRoute.outputs.first),
                 state.withLock({ $0.names[!stream.isRecord]?[stream.device] }) != target
             {
                 server.withLock { $0 }?.move(stream: key.index, isRecord: key.isRecord, to: target)  // RT10

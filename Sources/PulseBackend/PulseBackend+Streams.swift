@@ -75,19 +75,22 @@ extension PulseBackend {
         if stream.isCall {
             let calls = state.withLock { $0.streams.values.filter(\.isCall).count }
             if calls == 0, let error = arbiter.report(.systemSession(.call, begin: true)) {
-                logger.warning("cannot begin a call for a phone stream", metadata: ["stream": "\(stream.index)", "error": "\(error)"])
+                logger.warning(
+                    "cannot begin a call for a phone stream", metadata: ["stream": "\(stream.index)", "error": "\(error)"])
             }
         }
         state.withLock { $0.streams[stream.index] = foreign }
         if !stream.isCall {
             let name = stream.properties["application.name"].flatMap { OtherAudio.isValidLabel($0) ? $0 : nil } ?? ""
             let audio = OtherAudio(
-                id: Self.otherAudioID(of: stream.index), name: name, role: role.flatMap { OtherAudio.isValidLabel($0) ? $0 : nil })
+                id: Self.otherAudioID(of: stream.index), name: name, role: role.flatMap { OtherAudio.isValidLabel($0) ? $0 : nil }
+            )
             if let error = arbiter.report(.otherAudioStarted(audio)) {
                 logger.warning("cannot follow a stream", metadata: ["stream": "\(stream.index)", "error": "\(error)"])
             }
         }
-        logger.debug("other audio", metadata: ["stream": "\(stream.index)", "app": "\(stream.properties["application.name"] ?? "?")"])
+        logger.debug(
+            "other audio", metadata: ["stream": "\(stream.index)", "app": "\(stream.properties["application.name"] ?? "?")"])
     }
 
     func streamRemoved(_ index: UInt32) {
@@ -100,10 +103,14 @@ extension PulseBackend {
     /// On the queue: the gain and mute the arbiter gives a stream of other audio (D1, C11, OA2, I4).
     func applyControl(_ id: String, gain: Double, muted: Bool) {
         guard let index = Self.streamIndex(of: id), let before = state.withLock({ $0.streams[index] }) else { return }
-        guard let stream = update(index, { stream in
-            stream.gain = gain
-            stream.muted = muted
-        }) else { return }
+        guard
+            let stream = update(
+                index,
+                { stream in
+                    stream.gain = gain
+                    stream.muted = muted
+                })
+        else { return }
         if gain != before.gain {
             rememberRoleVolume(of: stream)
             applyGain(index)

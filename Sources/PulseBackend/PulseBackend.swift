@@ -121,12 +121,14 @@ public final class PulseBackend: AudioBackend {
             update(device)
             if device.isSink { followOutputVolume() } else { followInputGain(of: device.name) }
         case .removed(let index, let isSink):
-            guard let name = state.withLock({ state in
-                state.names[isSink]?.removeValue(forKey: index).map { name in
-                    state.volumes[isSink]?[name] = nil
-                    return name
-                }
-            }) else { return }
+            guard
+                let name = state.withLock({ state in
+                    state.names[isSink]?.removeValue(forKey: index).map { name in
+                        state.volumes[isSink]?[name] = nil
+                        return name
+                    }
+                })
+            else { return }
             unplug(name, because: "removed")
         case .streamPresent(let stream):
             if let app = stream.app {

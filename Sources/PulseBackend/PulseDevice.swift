@@ -60,15 +60,19 @@ extension PulseDevice {
         let bus = properties["device.bus"] ?? ""
         let formFactor = properties["device.form_factor"] ?? ""
         let port = (activePortName ?? "").lowercased()
-        if properties["device.class"] == "monitor" { return .ignored("a monitor of \(properties["device.master_device"] ?? "a sink")") }
+        if properties["device.class"] == "monitor" {
+            return .ignored("a monitor of \(properties["device.master_device"] ?? "a sink")")
+        }
         if bus == "bluetooth" || activePortType == PortType.bluetooth { return bluetoothRole }
         if bus == "usb" || activePortType == PortType.usb { return .accessory(isSink ? .usbOutput : .usbInput) }
         if isSink, formFactor == "tv" || activePortType == PortType.hdmi || port.contains("hdmi") { return .accessory(.hdmi) }
-        let jack = ["headphone", "headphones", "headset", "hands-free"].contains(formFactor)
+        let jack =
+            ["headphone", "headphones", "headset", "hands-free"].contains(formFactor)
             || activePortType == PortType.headphones || activePortType == PortType.headset
             || port.contains("headphone") || port.contains("headset")
         if jack { return .accessory(isSink ? .headphones : .wiredMicrophone) }
-        let builtIn = ["internal", "speaker", "microphone", "computer", "handset", "webcam"].contains(formFactor)
+        let builtIn =
+            ["internal", "speaker", "microphone", "computer", "handset", "webcam"].contains(formFactor)
             || activePortType == PortType.speaker || port.contains("speaker") || port.contains("internal")
         if builtIn { return isSink ? .builtInSpeaker : .builtInMicrophone }
         return .accessory(isSink ? .lineOut : .lineIn)
@@ -79,8 +83,11 @@ extension PulseDevice {
     private var bluetoothRole: PulsePortRole {
         let profile = [properties["bluetooth.protocol"], properties["device.profile.name"], properties["api.bluez5.profile"]]
             .compactMap { $0?.lowercased() }.joined(separator: " ")
-        let handsFree = profile.contains("head") || profile.contains("hands") || profile.contains("hfp") || profile.contains("hsp")
-        if isSink { return handsFree ? .ignored("the output of a hands-free device (its source carries it)") : .accessory(.bluetoothA2DP) }
+        let handsFree =
+            profile.contains("head") || profile.contains("hands") || profile.contains("hfp") || profile.contains("hsp")
+        if isSink {
+            return handsFree ? .ignored("the output of a hands-free device (its source carries it)") : .accessory(.bluetoothA2DP)
+        }
         return .accessory(.bluetoothHFP)
     }
 }

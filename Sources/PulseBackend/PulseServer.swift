@@ -37,10 +37,13 @@ public final class PulseServer: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        pa_context_set_subscribe_callback(context, { context, event, index, userdata in
-            Unmanaged<PulseServer>.fromOpaque(userdata!).takeUnretainedValue().changed(context!, event, index)
-        }, me)
-        let mask = PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
+        pa_context_set_subscribe_callback(
+            context,
+            { context, event, index, userdata in
+                Unmanaged<PulseServer>.fromOpaque(userdata!).takeUnretainedValue().changed(context!, event, index)
+            }, me)
+        let mask =
+            PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
             | PA_SUBSCRIPTION_MASK_SOURCE_OUTPUT.rawValue | PA_SUBSCRIPTION_MASK_SERVER.rawValue
         pa_operation_unref(pa_context_subscribe(context, pa_subscription_mask_t(mask), nil, nil))
         pa_operation_unref(pa_context_get_sink_info_list(context, Self.sinkListing, me))
@@ -62,7 +65,9 @@ public final class PulseServer: @unchecked Sendable {
     public func setMute(stream index: UInt32, _ muted: Bool) {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        if let operation = pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
+        if let operation = pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, nil, nil) {
+            pa_operation_unref(operation)
+        }
     }
 
     /// Sets every channel of a stream to a volume (`PA_VOLUME_NORM` is 100%).
@@ -80,7 +85,8 @@ public final class PulseServer: @unchecked Sendable {
         pa_cvolume_set(&levels, 1, pa_volume_t((volume * Double(PA_VOLUME_NORM)).rounded()))  // one value: every channel
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        let operation = isSink
+        let operation =
+            isSink
             ? pa_context_set_sink_volume_by_name(context, name, &levels, nil, nil)
             : pa_context_set_source_volume_by_name(context, name, &levels, nil, nil)
         if let operation { pa_operation_unref(operation) }
@@ -90,7 +96,8 @@ public final class PulseServer: @unchecked Sendable {
     public func move(stream index: UInt32, isRecord: Bool, to device: String) {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        let operation = isRecord
+        let operation =
+            isRecord
             ? pa_context_move_source_output_by_name(context, index, device, nil, nil)
             : pa_context_move_sink_input_by_name(context, index, device, nil, nil)
         if let operation { pa_operation_unref(operation) }
@@ -106,13 +113,15 @@ public final class PulseServer: @unchecked Sendable {
         }
         if facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue {
             if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index, isRecord: false)) }
-            pa_operation_unref(pa_context_get_sink_input_info(context, index, Self.streamInfo, Unmanaged.passUnretained(self).toOpaque()))
+            pa_operation_unref(
+                pa_context_get_sink_input_info(context, index, Self.streamInfo, Unmanaged.passUnretained(self).toOpaque()))
             return
         }
         if facility == PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT.rawValue {
             if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index, isRecord: true)) }
-            pa_operation_unref(pa_context_get_source_output_info(
-                context, index, Self.recordStreamInfo, Unmanaged.passUnretained(self).toOpaque()))
+            pa_operation_unref(
+                pa_context_get_source_output_info(
+                    context, index, Self.recordStreamInfo, Unmanaged.passUnretained(self).toOpaque()))
             return
         }
         let isSink = facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue
@@ -149,16 +158,22 @@ public final class PulseServer: @unchecked Sendable {
 
     private static let streamInfo: pa_sink_input_info_cb_t = { _, info, end, userdata in
         guard end == 0, let info = info?.pointee else { return }
-        server(userdata).handler(.streamPresent(PulseStream(
-            index: info.index, device: info.sink, channels: info.volume.channels, properties: properties(info.proplist, streamKeys),
-            isMuted: info.mute != 0, volume: info.volume.channels > 0 && info.has_volume != 0 ? info.volume.values.0 : nil)))
+        server(userdata).handler(
+            .streamPresent(
+                PulseStream(
+                    index: info.index, device: info.sink, channels: info.volume.channels,
+                    properties: properties(info.proplist, streamKeys),
+                    isMuted: info.mute != 0, volume: info.volume.channels > 0 && info.has_volume != 0 ? info.volume.values.0 : nil
+                )))
     }
 
     private static let recordStreamInfo: pa_source_output_info_cb_t = { _, info, end, userdata in
         guard end == 0, let info = info?.pointee else { return }
-        server(userdata).handler(.streamPresent(PulseStream(
-            index: info.index, device: info.source, channels: info.volume.channels,
-            properties: properties(info.proplist, streamKeys), isMuted: info.mute != 0, volume: nil, isRecord: true)))
+        server(userdata).handler(
+            .streamPresent(
+                PulseStream(
+                    index: info.index, device: info.source, channels: info.volume.channels,
+                    properties: properties(info.proplist, streamKeys), isMuted: info.mute != 0, volume: nil, isRecord: true)))
     }
 
     private static let recordStreamListing: pa_source_output_info_cb_t = { context, info, end, userdata in
@@ -193,7 +208,8 @@ public final class PulseServer: @unchecked Sendable {
     private static func device(_ info: pa_sink_info) -> PulseDevice {
         device(
             index: info.index, name: info.name, description: info.description, isSink: true, proplist: info.proplist,
-            port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) }, volume: loudest(info.volume))
+            port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) },
+            volume: loudest(info.volume))
     }
 
     /// A volume's loudest channel as a slider position (1 = 100%); nil without channels.
@@ -206,7 +222,8 @@ public final class PulseServer: @unchecked Sendable {
     private static func device(_ info: pa_source_info) -> PulseDevice {
         device(
             index: info.index, name: info.name, description: info.description, isSink: false, proplist: info.proplist,
-            port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) }, volume: loudest(info.volume))
+            port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) },
+            volume: loudest(info.volume))
     }
 
     /// What sinks and sources share: names, properties, the active port (type, availability).

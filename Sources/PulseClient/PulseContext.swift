@@ -25,13 +25,16 @@ public final class PulseContext: @unchecked Sendable {
         }
         self.mainloop = mainloop
         self.context = context
-        pa_context_set_state_callback(context, { _, userdata in
-            pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
-        }, UnsafeMutableRawPointer(mainloop))
+        pa_context_set_state_callback(
+            context,
+            { _, userdata in
+                pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
+            }, UnsafeMutableRawPointer(mainloop))
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         let target = server ?? "the default server"
-        guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0, pa_threaded_mainloop_start(mainloop) >= 0 else {
+        guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0, pa_threaded_mainloop_start(mainloop) >= 0
+        else {
             throw ConnectionError(description: "cannot connect to \(target): \(Self.lastError(context))")
         }
         while true {
@@ -81,12 +84,16 @@ public final class PulseContext: @unchecked Sendable {
         }
         let answer = Answer(mainloop)
         return locked {
-            let operation = pa_context_get_server_info(context, { _, info, userdata in
-                let answer = Unmanaged<Answer>.fromOpaque(userdata!).takeUnretainedValue()
-                if let info = info?.pointee { answer.text = "\(String(cString: info.server_name)) \(String(cString: info.server_version))" }
-                answer.done = true
-                pa_threaded_mainloop_signal(answer.mainloop, 0)
-            }, Unmanaged.passUnretained(answer).toOpaque())
+            let operation = pa_context_get_server_info(
+                context,
+                { _, info, userdata in
+                    let answer = Unmanaged<Answer>.fromOpaque(userdata!).takeUnretainedValue()
+                    if let info = info?.pointee {
+                        answer.text = "\(String(cString: info.server_name)) \(String(cString: info.server_version))"
+                    }
+                    answer.done = true
+                    pa_threaded_mainloop_signal(answer.mainloop, 0)
+                }, Unmanaged.passUnretained(answer).toOpaque())
             guard let operation else { return nil }
             defer { pa_operation_unref(operation) }
             while !answer.done, pa_operation_get_state(operation) == PA_OPERATION_RUNNING { wait() }

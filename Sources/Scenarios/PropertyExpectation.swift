@@ -39,7 +39,8 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
         case .inputAvailable: .bool(status.isInputAvailable)
         case .outputVolume: .number(status.outputVolume)
         case .hardwareCodec: .bool(status.isHardwareCodecAvailable)
-        case .availableInputs: .text(status.availableInputs.isEmpty ? "-" : status.availableInputs.map(\.uid).joined(separator: "+"))
+        case .availableInputs:
+            .text(status.availableInputs.isEmpty ? "-" : status.availableInputs.map(\.uid).joined(separator: "+"))
         case .preferredInput: .text(status.preferredInput ?? "none")
         case .inputDataSource: .text(status.inputDataSource ?? "none")
         case .sampleRate: .number(status.sampleRate)
@@ -76,7 +77,8 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
             return .failure(ExpectedText("a mode (\(Mode.allCases.map(\.name).joined(separator: " ")))"))
         case .options:
             if let options = ScenarioSyntax.options(text) { return .success(.text(options.description)) }
-            return .failure(ExpectedText("none or options joined by `,` (\(CategoryOptions.named.map(\.name).joined(separator: " ")))"))
+            return .failure(
+                ExpectedText("none or options joined by `,` (\(CategoryOptions.named.map(\.name).joined(separator: " ")))"))
         case .route:
             if let route = ScenarioSyntax.route(text) { return .success(.text(route)) }
             return .failure("a route INPUTS>OUTPUTS of port types joined by `+`, `-` for none")
@@ -84,7 +86,9 @@ public enum ScenarioProperty: String, CaseIterable, Hashable, Sendable {
             if ScenarioSyntax.portList(text) { return .success(.text(text)) }
             return .failure("port types joined by `+`, or `-`")
         case .availableInputs:
-            let valid = text == "-" || text.split(separator: "+", omittingEmptySubsequences: false).allSatisfy { Port.isValidUID(String($0)) }
+            let valid =
+                text == "-"
+                || text.split(separator: "+", omittingEmptySubsequences: false).allSatisfy { Port.isValidUID(String($0)) }
             return valid ? .success(.text(text)) : .failure("UIDs joined by `+`, or `-`")
         case .preferredInput:
             return Port.isValidUID(text) ? .success(.text(text)) : .failure("a UID or none")

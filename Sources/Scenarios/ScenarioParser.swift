@@ -94,7 +94,9 @@ public struct ScenarioParser {
     }
 
     /// `[!] NAME VERB ARGS [CODE]` or `[!] system VERB ARGS [CODE]`
-    private mutating func parsePerformed(_ cursor: inout LineCursor, mustFail: Bool) throws(ScenarioParseError)
+    private mutating func parsePerformed(
+        _ cursor: inout LineCursor, mustFail: Bool
+    ) throws(ScenarioParseError)
         -> ScenarioStep.Action
     {
         var outcome = ScenarioStep.Outcome.succeed

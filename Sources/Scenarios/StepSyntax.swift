@@ -45,7 +45,8 @@ enum StepSyntax {
         case "start-input": return .startInput
         case "stop-input": return .stopInput
         case "override":
-            return .overrideOutput(try cursor.next(oneOf: ["speaker", "none"], "an override").text == "speaker" ? .speaker : .none)
+            return .overrideOutput(
+                try cursor.next(oneOf: ["speaker", "none"], "an override").text == "speaker" ? .speaker : .none)
         case "prefer-input":
             let uid = try cursor.next("a UID or none")
             guard Port.isValidUID(uid.text) else { throw cursor.error(expected: "a UID or none", found: uid) }
@@ -81,14 +82,16 @@ enum StepSyntax {
         case "interruption":
             if try cursor.next(oneOf: ["began", "ended"], "began or ended").text == "began" {
                 let fields = try fields(&cursor, allowed: ["reason"])
-                return .interruptionBegan(reason: try fields["reason"].map { (token) throws(ScenarioParseError) in
-                    try choice(token, ["default": .default, "builtInMicMuted": .builtInMicMuted], "reason", cursor)
-                })
+                return .interruptionBegan(
+                    reason: try fields["reason"].map { (token) throws(ScenarioParseError) in
+                        try choice(token, ["default": .default, "builtInMicMuted": .builtInMicMuted], "reason", cursor)
+                    })
             }
             let fields = try fields(&cursor, allowed: ["should-resume"])
-            return .interruptionEnded(shouldResume: try fields["should-resume"].map { (token) throws(ScenarioParseError) in
-                try choice(token, ["true": true, "false": false], "should-resume", cursor)
-            })
+            return .interruptionEnded(
+                shouldResume: try fields["should-resume"].map { (token) throws(ScenarioParseError) in
+                    try choice(token, ["true": true, "false": false], "should-resume", cursor)
+                })
         case "route-change":
             let fields = try fields(&cursor, allowed: ["reason", "previous", "current"])
             guard let reasonToken = fields["reason"] else {
@@ -110,7 +113,8 @@ enum StepSyntax {
             }
             return .outputVolume(volume)
         default:
-            return .recordPermission(granted: try cursor.next(oneOf: ["granted", "denied"], "granted or denied").text == "granted")
+            return .recordPermission(
+                granted: try cursor.next(oneOf: ["granted", "denied"], "granted or denied").text == "granted")
         }
     }
 
@@ -174,7 +178,9 @@ enum StepSyntax {
         return fields
     }
 
-    private static func choice<T>(_ field: FieldValue, _ choices: [String: T], _ key: String, _ cursor: LineCursor)
+    private static func choice<T>(
+        _ field: FieldValue, _ choices: [String: T], _ key: String, _ cursor: LineCursor
+    )
         throws(ScenarioParseError) -> T
     {
         guard let value = choices[field.text] else {

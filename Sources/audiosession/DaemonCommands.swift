@@ -11,7 +11,8 @@ struct DaemonOptions: ParsableArguments {
 
     var path: String {
         if let socket { return socket }
-        if let fromEnvironment = ProcessInfo.processInfo.environment[SocketLocation.environmentVariable], !fromEnvironment.isEmpty {
+        if let fromEnvironment = ProcessInfo.processInfo.environment[SocketLocation.environmentVariable], !fromEnvironment.isEmpty
+        {
             return fromEnvironment
         }
         return SocketLocation.defaultPath

@@ -70,7 +70,8 @@ extension AudioSessionCommand {
             let settings = SoakLoad.Settings(
                 socket: socketPath, clients: clients, seconds: seconds, warmUp: warmUp ?? seconds / 6,
                 systemInterval: systemInterval / 1000, pause: pause / 1000, seed: seed)
-            print("soak: \(clients) clients for \(seconds) s against \(socket ?? "a private daemon"), warm-up \(settings.warmUp) s")
+            print(
+                "soak: \(clients) clients for \(seconds) s against \(socket ?? "a private daemon"), warm-up \(settings.warmUp) s")
             let load: SoakLoad
             do {
                 load = try SoakLoad(settings)

@@ -32,9 +32,9 @@ struct SoakController {
 
     /// Waits for the welcome (the daemon's pid) and reads the volume to come back to.
     /// - Throws: when the daemon refuses the controller or closes.
-    mutating func start(_ tally: inout SoakTally, _ buffer: inout [UInt8]) throws(SoakError) {
+    mutating func start(_ tally: inout SoakTally) throws(SoakError) {
         while daemonPID == nil {
-            guard let messages = (try? connection.receive(into: &buffer)) ?? nil else {
+            guard let messages = (try? connection.receive()) ?? nil else {
                 throw SoakError("the daemon closed the controller connection")
             }
             for message in messages {
@@ -45,7 +45,7 @@ struct SoakController {
                 }
             }
         }
-        guard case .device(let snapshot)? = exchange(.deviceStatus, &tally, &buffer) else {
+        guard case .device(let snapshot)? = exchange(.deviceStatus, &tally) else {
             throw SoakError("no device status from the daemon")
         }
         events = Self.events(volume: snapshot.device.outputVolume)
@@ -74,8 +74,8 @@ struct SoakController {
 
     /// Reads and checks replies; false when the daemon closed the connection.
     @discardableResult
-    mutating func receive(_ tally: inout SoakTally, _ buffer: inout [UInt8]) -> Bool {
-        guard let messages = (try? connection.receive(into: &buffer)) ?? nil else {
+    mutating func receive(_ tally: inout SoakTally) -> Bool {
+        guard let messages = (try? connection.receive()) ?? nil else {
             tally.error("controller: the daemon closed the connection")
             return false
         }
@@ -105,17 +105,17 @@ struct SoakController {
 
     /// After the apps disconnected: ends the call and unplugs if the cycle left them so, waits
     /// (bounded) until every app has departed, then checks the device is idle and healthy.
-    mutating func finish(_ tally: inout SoakTally, _ buffer: inout [UInt8]) {
-        while awaiting != nil, receive(&tally, &buffer) {}
+    mutating func finish(_ tally: inout SoakTally) {
+        while awaiting != nil, receive(&tally) {}
         // The rest of the round's endings: unplug, end the call, the volume back.
         let position = nextEvent % events.count
-        if (1...3).contains(position) { exchange(.system(events[3]), &tally, &buffer) }
-        if (2...4).contains(position) { exchange(.system(events[4]), &tally, &buffer) }
-        if (3...5).contains(position) { exchange(.system(events[5]), &tally, &buffer) }
+        if (1...3).contains(position) { exchange(.system(events[3]), &tally) }
+        if (2...4).contains(position) { exchange(.system(events[4]), &tally) }
+        if (3...5).contains(position) { exchange(.system(events[5]), &tally) }
         let deadline = SoakLoad.now() + 10_000_000_000
         var snapshot: DeviceSnapshot?
         repeat {
-            guard case .device(let latest)? = exchange(.deviceStatus, &tally, &buffer) else { break }
+            guard case .device(let latest)? = exchange(.deviceStatus, &tally) else { break }
             snapshot = latest
             if latest.apps.isEmpty { break }
             usleep(20_000)
@@ -124,7 +124,9 @@ struct SoakController {
         guard let snapshot else { return tally.error("controller: no device status at the end") }
         if !snapshot.apps.isEmpty { tally.error("apps still connected 10 s after disconnecting: \(snapshot.apps.count)") }
         if !snapshot.device.activeApps.isEmpty { tally.error("sessions still active at the end: \(snapshot.device.activeApps)") }
-        if !snapshot.device.systemSessions.isEmpty { tally.error("system sessions left at the end: \(snapshot.device.systemSessions)") }
+        if !snapshot.device.systemSessions.isEmpty {
+            tally.error("system sessions left at the end: \(snapshot.device.systemSessions)")
+        }
         if let owner = snapshot.device.routingOwner { tally.error("a routing owner left at the end: \(owner)") }
         for violation in snapshot.violations { tally.error("invariant broken at the end: \(violation)") }
         connection.close()
@@ -132,12 +134,12 @@ struct SoakController {
 
     /// Sends a request and waits for its reply (end of the run only: nothing else is in flight).
     @discardableResult
-    private mutating func exchange(_ request: Request, _ tally: inout SoakTally, _ buffer: inout [UInt8]) -> Reply? {
+    private mutating func exchange(_ request: Request, _ tally: inout SoakTally) -> Reply? {
         guard let id = try? connection.request(request) else {
             tally.error("controller: cannot send \(request)")
             return nil
         }
-        while let messages = (try? connection.receive(into: &buffer)) ?? nil {
+        while let messages = (try? connection.receive()) ?? nil {
             for case .reply(id, let reply) in messages {
                 if case .system = request, reply != .done { tally.error("controller: \(request) answered \(reply)") }
                 return reply

@@ -1,5 +1,5 @@
-import AudioSessionModel
 import AudioSessionDaemon
+import AudioSessionModel
 import AudioSessionRuntime
 import AudioSessionWire
 import Foundation
@@ -50,7 +50,6 @@ final class SoakLoad {
     private var controller: SoakController
     private var random: SplitMix64
     private(set) var tally = SoakTally()
-    private var buffer = [UInt8](repeating: 0, count: 65_536)
     /// Hellos and requests sent and not yet answered.
     private var inFlight = 0
     /// While measuring the daemon at rest, answers hold their client instead of sending on.
@@ -71,7 +70,7 @@ final class SoakLoad {
         let start = Self.now()
         let warmEnd = start + UInt64(settings.warmUp * 1e9)
         let end = start + UInt64(settings.seconds * 1e9)
-        try controller.start(&tally, &buffer)
+        try controller.start(&tally)
         tally.rssStart = controller.daemonPID.flatMap { ProcessMemory.residentKiB(of: $0) }
         for index in clients.indices { connect(index) }
         var warmedUp = false
@@ -94,7 +93,7 @@ final class SoakLoad {
             clients[index].connection?.close()
             clients[index].connection = nil
         }
-        controller.finish(&tally, &buffer)
+        controller.finish(&tally)
     }
 
     /// The daemon's RSS at rest, so queues in flight do not count as growth: every client
@@ -122,7 +121,7 @@ final class SoakLoad {
         fds.append(pollfd(fd: controller.fd, events: Int16(POLLIN), revents: 0))
         guard poll(&fds, nfds_t(fds.count), timeoutMilliseconds) > 0 else { return }
         for index in clients.indices where fds[index].revents != 0 { receive(index) }
-        if fds[clients.count].revents != 0 { controller.receive(&tally, &buffer) }
+        if fds[clients.count].revents != 0 { controller.receive(&tally) }
     }
 
     private func connect(_ index: Int) {
@@ -144,7 +143,7 @@ final class SoakLoad {
         guard var connection = clients[index].connection else { return }
         let app = clients[index].app
         do {
-            guard let messages = try connection.receive(into: &buffer) else {
+            guard let messages = try connection.receive() else {
                 tally.error("\(app): the daemon closed the connection")
                 if !clients[index].held, clients[index].due == 0 { inFlight -= 1 }  // its request is lost
                 connection.close()
@@ -193,10 +192,11 @@ final class SoakLoad {
 
     /// A reply is the success the call should have, or a refusal SPEC allows at that moment.
     private func check(_ reply: Reply, of call: AppCall, _ app: AppID) {
-        let activates = switch call {
-        case .setActive(true, _), .startOutput: true
-        default: false
-        }
+        let activates =
+            switch call {
+            case .setActive(true, _), .startOutput: true
+            default: false
+            }
         if case .setActive(true, _) = call { tally.activations += 1 }
         switch reply {
         case .done: break

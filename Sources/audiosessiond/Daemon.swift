@@ -1,6 +1,6 @@
 import ArgumentParser
-import AudioSessionModel
 import AudioSessionDaemon
+import AudioSessionModel
 import AudioSessionRuntime
 import AudioSessionWire
 import FoundationEssentials
@@ -31,10 +31,16 @@ struct Daemon: AsyncParsableCommand {
     @Option(help: "The device profile: its built-in ports (with --backend pulse too; default iphone, desktop with pulse).")
     var device: DeviceProfile?
 
-    @Option(help: "Where the ports come from: simulated (the profile and `system plug`), or pulse (a PulseAudio server or PipeWire's pipewire-pulse: its sinks and sources).")
+    @Option(
+        help:
+            "Where the ports come from: simulated (the profile and `system plug`), or pulse (a PulseAudio server or PipeWire's pipewire-pulse: its sinks and sources)."
+    )
     var backend: BackendKind = .simulated
 
-    @Option(help: "The PulseAudio server for --backend pulse, e.g. unix:/run/user/1000/pulse/native (default: PULSE_SERVER, then the user's).")
+    @Option(
+        help:
+            "The PulseAudio server for --backend pulse, e.g. unix:/run/user/1000/pulse/native (default: PULSE_SERVER, then the user's)."
+    )
     var pulseServer: String?
 
     @Option(help: "The duck level (D1), 0…1.")

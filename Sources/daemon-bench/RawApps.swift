@@ -29,15 +29,9 @@ final class RawApps: Sendable {
 
     /// Sends a message and reads the one-frame answer (set-up only; nothing else is in flight).
     private static func exchange(_ fd: Int32, _ message: ClientMessage) throws {
-        let frame = Frame.encode(message.encoded())
-        _ = frame.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var decoder = FrameDecoder()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while try decoder.next() == nil {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw UnixSocket.Errno(ECONNRESET) }
-            decoder.append(buffer[0..<count])
-        }
+        var socket = FramedSocket(fd: fd, bufferSize: 4096)
+        try socket.send(message)
+        _ = try socket.receivePayload()
     }
 
     func reset() { arrivals.withLock { $0 = [UInt64](repeating: 0, count: $0.count) } }

@@ -4,10 +4,10 @@
 import AudioSession
 import AudioSessionDaemon
 import AudioSessionRuntime
-import Foundation
-import Synchronization
 import AudioSessionWire
+import Foundation
 import Logging
+import Synchronization
 
 let arguments = CommandLine.arguments
 let daemonPath = arguments.count > 1 ? arguments[1] : ".build/release/audiosessiond"
@@ -35,7 +35,9 @@ let niceness = ProcessInfo.processInfo.environment["DAEMON_NICE"].flatMap { Int3
 if niceness != 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(daemon.processIdentifier), niceness) }
 let transport = AudioSessionTransport.daemon(socketPath: socket)
 let controller = try SystemController(transport: transport)
-print("daemon: \(daemonPath) (pid \(daemon.processIdentifier)), RSS at start \(ProcessMemory.residentKiB(of: daemon.processIdentifier) ?? 0) KiB")
+print(
+    "daemon: \(daemonPath) (pid \(daemon.processIdentifier)), RSS at start \(ProcessMemory.residentKiB(of: daemon.processIdentifier) ?? 0) KiB"
+)
 
 var sessions: [AudioSession] = []
 
@@ -84,7 +86,9 @@ var replyTimes: [UInt64] = []
 for round in 0..<60 {
     raw.reset()
     let start = now()
-    if round % 2 == 0 { try controller.perform(.plug(.headphones, uid: "bench-headphones")) } else {
+    if round % 2 == 0 {
+        try controller.perform(.plug(.headphones, uid: "bench-headphones"))
+    } else {
         try controller.perform(.unplug(uid: "bench-headphones"))
     }
     replyTimes.append(now() - start)
@@ -99,7 +103,8 @@ for round in 0..<60 {
 }
 print(
     "fan-out of a plug/unplug to 1000 apps (last route change received): p50 \(percentile(fanOut, 0.5) / 1000) ms,"
-        + " p99 \(percentile(fanOut, 0.99) / 1000) ms (target p99 ≤ 10 ms); the plug's own reply: p50 \(percentile(replyTimes, 0.5) / 1000) ms")
+        + " p99 \(percentile(fanOut, 0.99) / 1000) ms (target p99 ≤ 10 ms); the plug's own reply: p50 \(percentile(replyTimes, 0.5) / 1000) ms"
+)
 // Client death: a caller's connection drops; how long until the app it interrupted hears
 // `interruption ended` (A6 via the departure step). Target: within 50 ms.
 let victim = sessions[0]
@@ -123,8 +128,12 @@ for round in 0..<30 {
     guard ended.wait(timeout: .now() + 5) == .success else { fatalError("no interruption ended after a client died") }
     deathTimes.append(endedAt.withLock { $0 } - start)
 }
-print("client death to the interrupted app's `interruption ended`: p50 \(percentile(deathTimes, 0.5) / 1000) ms, p99 \(percentile(deathTimes, 0.99) / 1000) ms (target ≤ 50 ms)")
-print("daemon RSS with 1000 apps connected: \((ProcessMemory.residentKiB(of: daemon.processIdentifier) ?? 0) / 1024) MiB (target ≤ 30 MB)")
+print(
+    "client death to the interrupted app's `interruption ended`: p50 \(percentile(deathTimes, 0.5) / 1000) ms, p99 \(percentile(deathTimes, 0.99) / 1000) ms (target ≤ 50 ms)"
+)
+print(
+    "daemon RSS with 1000 apps connected: \((ProcessMemory.residentKiB(of: daemon.processIdentifier) ?? 0) / 1024) MiB (target ≤ 30 MB)"
+)
 
 sessions[0].close()
 daemon.terminate()

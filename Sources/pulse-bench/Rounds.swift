@@ -11,7 +11,9 @@ struct Rounds {
     }
 
     var summary: String {
-        String(format: "%@: p50 %.3f ms, p90 %.3f ms, max %.3f ms (%d rounds)", name, quantile(0.5), quantile(0.9), quantile(1), samples.count)
+        String(
+            format: "%@: p50 %.3f ms, p90 %.3f ms, max %.3f ms (%d rounds)", name, quantile(0.5), quantile(0.9), quantile(1),
+            samples.count)
     }
 }
 

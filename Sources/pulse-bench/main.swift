@@ -83,7 +83,9 @@ var oursDrop = 0.0
 for round in 0..<rounds {
     let start = now()
     try navigation.setActive(true)
-    guard let ducked = observer.waitFor({ ($0.volume ?? normal) < normal && $0.volumeTime > start }) else { fail("ours: no duck seen") }
+    guard let ducked = observer.waitFor({ ($0.volume ?? normal) < normal && $0.volumeTime > start }) else {
+        fail("ours: no duck seen")
+    }
     ours.samples.append(ducked.volumeTime - start)
     if round == 0 { oursDrop = heardDrop("ours") }
     try navigation.setActive(false)
@@ -118,7 +120,10 @@ print(String(format: "  heard: the foreign player %.2f dB (20·log10(%.1f) = %.2
 if loaded {
     print(module.summary)
     print(String(format: "  heard: the foreign player %.2f dB", moduleDrop))
-    print(String(format: "ours / module: p50 %.2f×, p90 %.2f×", ours.quantile(0.5) / module.quantile(0.5), ours.quantile(0.9) / module.quantile(0.9)))
+    print(
+        String(
+            format: "ours / module: p50 %.2f×, p90 %.2f×", ours.quantile(0.5) / module.quantile(0.5),
+            ours.quantile(0.9) / module.quantile(0.9)))
 } else {
     print("module-role-ducking: not available on this server (PipeWire has no role modules)")
 }

@@ -51,7 +51,9 @@ struct CategoryTests {
             .record: [.allowBluetooth, .overrideMutedMicrophoneInterruption],
             .playAndRecord: CategoryOptions.known,
             .audioProcessing: [],
-            .multiRoute: [.mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers, .overrideMutedMicrophoneInterruption],
+            .multiRoute: [
+                .mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers, .overrideMutedMicrophoneInterruption,
+            ],
         ]
         for (name, option) in CategoryOptions.named {
             var harness = try Harness(apps: [("a", [])])

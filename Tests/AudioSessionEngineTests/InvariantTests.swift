@@ -145,7 +145,9 @@ struct InvariantTests {
 }
 
 extension InvariantTests {
-    @Test("RT8: a plug that brings an input the session may use clears its preference, any other keeps it; only its own call sets one")
+    @Test(
+        "RT8: a plug that brings an input the session may use clears its preference, any other keeps it; only its own call sets one"
+    )
     func preferenceFollowsPlugs() async {
         await propertyCheck(count: 200, input: Self.sequences) { values in
             RandomSteps.replay(values) { before, step, outcome, after in

@@ -66,7 +66,8 @@ struct OtherAudioTests {
         #expect(h.engine.deviceStatus.routingOwner == nil)
         let call = h.system(.systemSession(.call, begin: true))
         #expect(Self.controls(call) == [.otherAudio(id: "pulse:7", gain: 1, muted: true)])
-        #expect(Self.controls(h.system(.systemSession(.call, begin: false))) == [.otherAudio(id: "pulse:7", gain: 1, muted: false)])
+        #expect(
+            Self.controls(h.system(.systemSession(.call, begin: false))) == [.otherAudio(id: "pulse:7", gain: 1, muted: false)])
     }
 
     @Test("MS2: it survives a media-services reset, as device state does")

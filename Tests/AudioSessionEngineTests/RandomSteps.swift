@@ -76,12 +76,14 @@ enum RandomSteps {
             switch (choice / 20) % 4 {
             case 0: return .system(.outputVolume(Double((choice / 80) % 12) / 10))
             case 1: return .app(app, .setInputGain(Double((choice / 80) % 12) / 10))
-            case 2: return .app(app, .setPreferences([.sampleRate(Double([8000, 16000, 44100, 96000, 200_000][(choice / 80) % 5]))]))
+            case 2:
+                return .app(app, .setPreferences([.sampleRate(Double([8000, 16000, 44100, 96000, 200_000][(choice / 80) % 5]))]))
             default: return .app(app, .setPreferences([.inputChannels((choice / 80) % 4), .outputChannels((choice / 320) % 10)]))
             }
         case 18:
             let kind = AccessoryKind.allCases[(choice / 20) % AccessoryKind.allCases.count]
-            return (choice / 220) % 2 == 0 ? .system(.plug(kind)) : .system(.unplug(uid: "\(kind.name)-\((choice / 440) % 3 + 1)"))
+            return (choice / 220) % 2 == 0
+                ? .system(.plug(kind)) : .system(.unplug(uid: "\(kind.name)-\((choice / 440) % 3 + 1)"))
         default:
             switch (choice / 20) % 10 {
             case 0: return .system(.mediaServicesReset)

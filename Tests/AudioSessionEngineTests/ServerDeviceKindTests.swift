@@ -14,9 +14,10 @@ import Testing
         let route = h.status("memo").currentRoute
         #expect(route.inputs.map(\.type) == [.microphoneWired])  // RT3: the newest input wins
         #expect(route.outputs.map(\.type) == [.receiver])  // no output came with it
-        #expect(outcome.notifications(of: "memo").contains {
-            if case .routeChange(.newDeviceAvailable, _, _) = $0 { true } else { false }
-        })
+        #expect(
+            outcome.notifications(of: "memo").contains {
+                if case .routeChange(.newDeviceAvailable, _, _) = $0 { true } else { false }
+            })
     }
 
     @Test func usbOutputAndInputArePluggedApart() throws {

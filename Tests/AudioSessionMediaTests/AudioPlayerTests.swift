@@ -119,12 +119,15 @@ struct AudioPlayerTests {
         let fixture = try MediaFixture()
         defer { fixture.remove() }
         let missing = "\(fixture.directory)/no-such.flac"
-        #expect { try AudioPlayer(contentsOf: missing, session: fixture.session("music"), endpoint: fixture.endpoint) } throws: { error in
+        #expect { try AudioPlayer(contentsOf: missing, session: fixture.session("music"), endpoint: fixture.endpoint) } throws: {
+            error in
             (error as? MediaError)?.description.contains(missing) == true
         }
         let notSound = "\(fixture.directory)/notes.txt"
         try "not a sound".write(toFile: notSound, atomically: true, encoding: .utf8)
-        #expect(throws: MediaError.self) { try AudioPlayer(contentsOf: notSound, session: fixture.session("music"), endpoint: fixture.endpoint) }
+        #expect(throws: MediaError.self) {
+            try AudioPlayer(contentsOf: notSound, session: fixture.session("music"), endpoint: fixture.endpoint)
+        }
     }
 
     @Test func readsFlacAndOggThroughLibsndfile() throws {

@@ -37,7 +37,8 @@ struct MediaFixture {
     static func sine(seconds: Double, amplitude: Float, sampleRate: Int) -> SampleBuffer {
         let frames = Int(seconds * Double(sampleRate))
         let step = 2 * Double.pi * 440 / Double(sampleRate)
-        return SampleBuffer(samples: (0..<frames).map { amplitude * Float(sin(step * Double($0))) }, channels: 1, sampleRate: sampleRate)
+        return SampleBuffer(
+            samples: (0..<frames).map { amplitude * Float(sin(step * Double($0))) }, channels: 1, sampleRate: sampleRate)
     }
 
     /// What a player rendered to a port.

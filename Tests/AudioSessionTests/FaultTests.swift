@@ -1,6 +1,6 @@
-import AudioSessionEngine
 import AudioSession
 import AudioSessionDaemon
+import AudioSessionEngine
 import AudioSessionRuntime
 import AudioSessionWire
 import Foundation
@@ -29,7 +29,8 @@ struct FaultTests {
 
         let environment = ["AUDIOSESSION_SOCKET": fixture.socketPath]
         let navigation = try ChildProcess(
-            Package.executable("phone-call"), ["--duck", "600"], environment: environment.merging(["AUDIOSESSION_APP_ID": "nav"]) { $1 })
+            Package.executable("phone-call"), ["--duck", "600"],
+            environment: environment.merging(["AUDIOSESSION_APP_ID": "nav"]) { $1 })
         #expect(navigation.waitForLine(containing: "ducking others"), "\(navigation.output)")
         #expect(try radio.status().outputGain == 0.2)  // D1
 
@@ -127,7 +128,10 @@ struct FaultTests {
                 try? controller.answerRecordPermission(for: app, granted: answer == .granted)
                 answered.signal()
             }.start()
-            usleep(useconds_t(round % 8) * 150)  // kill at a different moment each round
+            // Kill at a different moment each round, from at once to well after the write (a
+            // loaded machine delays the daemon, so the spread reaches 30 ms).
+            let delays: [useconds_t] = [0, 50, 150, 400, 1_000, 3_000, 10_000, 30_000]
+            usleep(delays[round % delays.count])
             daemon.kill9()
             _ = answered.wait(timeout: .now() + 10)
             memo.close()
@@ -160,8 +164,10 @@ struct FaultTests {
             if try !music.status().isActive { try music.setActive(true) }
             let churner = try ChildProcess(
                 Package.executable("audiosession"),
-                ["soak", "--clients", "8", "--seconds", "600", "--system-interval", "0", "--seed", "\(round)",
-                 "--socket", fixture.socketPath])
+                [
+                    "soak", "--clients", "8", "--seconds", "600", "--system-interval", "0", "--seed", "\(round)",
+                    "--socket", fixture.socketPath,
+                ])
             defer { churner.kill9() }
             let soakApps = { (engine: Engine) in engine.apps.filter { $0.rawValue.hasPrefix("soak-") && engine.isPresent($0) } }
             let deadline = Date().addingTimeInterval(20)

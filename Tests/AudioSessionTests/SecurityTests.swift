@@ -23,10 +23,12 @@ struct SecurityTests {
         let monitor = try arbiter.connect(Hello(role: .monitor), peer: me, sink: sink).get()
         let foreignController = try arbiter.connect(Hello(role: .controller), peer: stranger, sink: sink).get()
         let before = arbiter.engine
-        for (connection, role, peer) in [(app, "app", me), (monitor, "monitor", me), (foreignController, "controller", stranger)] {
-            for request in [Request.system(.lock), .system(.plug(.headphones)), .answerPermission("music", granted: true),
-                .reset(.desktop, duckLevel: 0.5)]
-            {
+        for (connection, role, peer) in [(app, "app", me), (monitor, "monitor", me), (foreignController, "controller", stranger)]
+        {
+            for request in [
+                Request.system(.lock), .system(.plug(.headphones)), .answerPermission("music", granted: true),
+                .reset(.desktop, duckLevel: 0.5),
+            ] {
                 guard case .failed(let error) = arbiter.handle(request, from: connection) else {
                     Issue.record("\(request) was accepted from \(connection)")
                     continue
@@ -80,9 +82,9 @@ struct SecurityTests {
         for bytes in garbage {
             let reply = try RawClient(fixture.socketPath).exchange(bytes)
             guard case .closing(let error) = reply.message else {
-            Issue.record("got \(String(describing: reply.message))")
-            return
-        }
+                Issue.record("got \(String(describing: reply.message))")
+                return
+            }
             #expect(error.code == .badParam)
             #expect(error.message.hasPrefix("malformed frame"))
             #expect(reply.closedAfterwards)
@@ -114,15 +116,18 @@ struct RawClient {
     /// Sends the bytes, reads one message, then whether the daemon closed the connection.
     func exchange(_ bytes: [UInt8]) throws -> (message: ServerMessage?, closedAfterwards: Bool) {
         defer { close(fd) }
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var decoder = FrameDecoder()
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var socket = FramedSocket(fd: fd, bufferSize: 4096)
+        try socket.send(raw: bytes)
         var message: ServerMessage?
         while true {
-            if message == nil, let payload = try decoder.next() { message = try ServerMessage(decoding: payload) }
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return (message, count == 0) }
-            decoder.append(buffer[0..<count])
+            if message == nil, let payload = try socket.bufferedPayload() { message = try ServerMessage(decoding: payload) }
+            do {
+                try socket.fill()
+            } catch .closed {
+                return (message, true)
+            } catch {
+                return (message, false)
+            }
         }
     }
 }
@@ -144,8 +149,7 @@ struct SlowConsumerTests {
         var small: Int32 = 4096
         setsockopt(stalled, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         for message in [ClientMessage.hello(Hello(role: .monitor)), .request(id: 1, .subscribe)] {
-            let frame = Frame.encode(message.encoded())
-            _ = frame.withUnsafeBytes { send(stalled, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            try FramedSocket(fd: stalled, bufferSize: 16).send(message)
         }
         #expect(fixture.arbiter.engine.apps == ["music"])
 

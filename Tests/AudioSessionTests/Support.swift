@@ -174,7 +174,9 @@ final class LogCapture: Sendable {
     func warned(_ texts: String...) -> Bool {
         entries.withLock { entries in
             entries.contains { entry in
-                let whole = entry.message + " " + entry.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                let whole =
+                    entry.message + " "
+                    + entry.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
                 return entry.level >= .warning && texts.allSatisfy { whole.contains($0) }
             }
         }

@@ -43,8 +43,9 @@ struct TransportTests {
             let overSocket = try await Self.run(scenario, over: socket.transport)
             #expect(Self.lines(overSocket) == expected, "\(file.lastPathComponent) over the socket")
             // Events reach each app in the same order too.
-            #expect(overSocket.results.map { $0.events.map { "\($0.app) \($0.notification)" } }
-                == inProcess.results.map { $0.events.map { "\($0.app) \($0.notification)" } })
+            #expect(
+                overSocket.results.map { $0.events.map { "\($0.app) \($0.notification)" } }
+                    == inProcess.results.map { $0.events.map { "\($0.app) \($0.notification)" } })
         }
     }
 }

@@ -8,7 +8,9 @@ import Testing
 /// Messages that cover every case of the protocol, for round trips and truncation.
 enum Samples {
     static let route = Route(
-        inputs: [Port(type: .microphoneBuiltIn, uid: "built-in-mic", name: "iPhone Microphone", dataSources: ["Bottom", "Front"])],
+        inputs: [
+            Port(type: .microphoneBuiltIn, uid: "built-in-mic", name: "iPhone Microphone", dataSources: ["Bottom", "Front"])
+        ],
         outputs: [Port(type: .headphones, uid: "headphones-1", name: "Headphones")])
 
     static var status: SessionStatus {
@@ -51,7 +53,10 @@ enum Samples {
         ]
         let requests: [Request] =
             calls.map(Request.call) + events.map(Request.system)
-            + [.status, .ping, .answerPermission("memo", granted: true), .deviceStatus, .subscribe, .reset(.desktop, duckLevel: 0.3)]
+            + [
+                .status, .ping, .answerPermission("memo", granted: true), .deviceStatus, .subscribe,
+                .reset(.desktop, duckLevel: 0.3),
+            ]
         for (id, request) in requests.enumerated() { messages.append(.request(id: UInt32(id) * 7919, request)) }
         return messages
     }
@@ -62,7 +67,8 @@ enum Samples {
         _ = engine.apply(.app("music", .setActive(true)))
         _ = engine.apply(.system(.otherAudioStarted(OtherAudio(id: "pulse:3", name: "mpv", role: "video"))))
         let snapshot = DeviceSnapshot(
-            device: engine.deviceStatus, apps: [AppSnapshot(app: "music", pid: 42, uid: 1000, status: engine.status(of: "music")!)],
+            device: engine.deviceStatus,
+            apps: [AppSnapshot(app: "music", pid: 42, uid: 1000, status: engine.status(of: "music")!)],
             violations: ["A2: more than one active non-mixable session: [music, maps]"])
         var messages: [ServerMessage] = [
             .welcome(version: 1, daemonPID: 1234), .reply(id: 1, .done),

@@ -10,7 +10,8 @@ import Testing
 /// of them (pactl), on PulseAudio 16 and PipeWire 0.3.
 @Suite("Own streams follow their session", .serialized)
 struct OwnStreamTests {
-    @Test("Moved to the route's sink (RT10), ducked (D1, D4), muted and corked during a call (I1), paused on unplug (RT11)",
+    @Test(
+        "Moved to the route's sink (RT10), ducked (D1, D4), muted and corked during a call (I1), paused on unplug (RT11)",
         arguments: ServerKind.allCases)
     func followsTheSession(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try RealServerTests.start(kind)
@@ -33,22 +34,29 @@ struct OwnStreamTests {
         let navigation = AudioSession(appID: "navigation", transport: .inProcess(arbiter))
         try navigation.setCategory(.playback, options: [.mixWithOthers, .duckOthers])
         try navigation.setActive(true)
-        #expect(eventually { abs(((try? pulse.ownStream(of: "music"))?.decibels ?? 0) - 20 * log10(0.2)) < 0.5 }, "\(kind): ducked")
+        #expect(
+            eventually { abs(((try? pulse.ownStream(of: "music"))?.decibels ?? 0) - 20 * log10(0.2)) < 0.5 }, "\(kind): ducked")
         try navigation.setActive(false)
         #expect(eventually { abs((try? pulse.ownStream(of: "music"))?.decibels ?? -100) < 0.1 }, "\(kind): whole again")
 
         // I1: paused by the player (corked) and muted by the daemon until it plays again (I3).
         arbiter.report(.systemSession(.call, begin: true))
         #expect(events.saw(.paused(.interruption)))
-        #expect(eventually { (try? pulse.ownStream(of: "music")).map { $0?.muted == true && $0?.corked == true } ?? false }, "\(kind)")
+        #expect(
+            eventually { (try? pulse.ownStream(of: "music")).map { $0?.muted == true && $0?.corked == true } ?? false }, "\(kind)"
+        )
         arbiter.report(.systemSession(.call, begin: false))
         #expect(events.saw(.resumed))
-        #expect(eventually { (try? pulse.ownStream(of: "music")).map { $0?.muted == false && $0?.corked == false } ?? false }, "\(kind)")
+        #expect(
+            eventually { (try? pulse.ownStream(of: "music")).map { $0?.muted == false && $0?.corked == false } ?? false },
+            "\(kind)")
 
         // RT11: the headphones go; the player pauses (pausesOnUnplug) and its stream is on the speaker again.
         try pulse.unload(phones)
         #expect(events.saw(.paused(.unplug)))
-        #expect(eventually { (try? pulse.ownStream(of: "music")).map { $0?.sink == "speaker" && $0?.corked == true } ?? false }, "\(kind)")
+        #expect(
+            eventually { (try? pulse.ownStream(of: "music")).map { $0?.sink == "speaker" && $0?.corked == true } ?? false },
+            "\(kind)")
         #expect(arbiter.engine.invariantViolations.isEmpty)
         player.stop()
         music.close()

@@ -26,11 +26,14 @@ struct PlaybackLevelTests {
         let step = 2 * Double.pi * 440 / 48_000
         let path = "\(pulse.directory)/\(name).wav"
         try SoundFile.write(
-            SampleBuffer(samples: (0..<frames).map { amplitude * Float(sin(step * Double($0))) }, channels: 1, sampleRate: 48_000), to: path)
+            SampleBuffer(
+                samples: (0..<frames).map { amplitude * Float(sin(step * Double($0))) }, channels: 1, sampleRate: 48_000),
+            to: path)
         return path
     }
 
-    @Test("Ducked at 20·log10(duck level) ± 0.5 dB, silent below −60 dBFS during a call, playing again after it (D1, D4, I1, I3)",
+    @Test(
+        "Ducked at 20·log10(duck level) ± 0.5 dB, silent below −60 dBFS during a call, playing again after it (D1, D4, I1, I3)",
         arguments: ServerKind.allCases)
     func duckAndInterruption(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try RealServerTests.start(kind)
@@ -40,7 +43,8 @@ struct PlaybackLevelTests {
         let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
         try music.setCategory(.playback)
         let player = try AudioPlayer(
-            contentsOf: Self.tone(pulse, seconds: 30, amplitude: 0.5, name: "tone"), session: music, endpoint: .soundServer(pulse.server))
+            contentsOf: Self.tone(pulse, seconds: 30, amplitude: 0.5, name: "tone"), session: music,
+            endpoint: .soundServer(pulse.server))
         let events = Events()
         player.eventHandler = events.append
         try player.play()
@@ -74,7 +78,8 @@ struct PlaybackLevelTests {
         navigation.close()
     }
 
-    @Test("A foreign player (paplay, pw-play) is muted while a non-mixable session plays and heard again after (OA2)",
+    @Test(
+        "A foreign player (paplay, pw-play) is muted while a non-mixable session plays and heard again after (OA2)",
         arguments: ServerKind.allCases)
     func foreignPlayerMuted(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try RealServerTests.start(kind)
@@ -91,7 +96,8 @@ struct PlaybackLevelTests {
         let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
         try music.setCategory(.playback)
         let player = try AudioPlayer(
-            contentsOf: Self.tone(pulse, seconds: 30, amplitude: 0, name: "silence"), session: music, endpoint: .soundServer(pulse.server))
+            contentsOf: Self.tone(pulse, seconds: 30, amplitude: 0, name: "silence"), session: music,
+            endpoint: .soundServer(pulse.server))
         try player.play()
         usleep(500_000)
         let during = monitor.level(over: 0.5)
@@ -104,7 +110,8 @@ struct PlaybackLevelTests {
         music.close()
     }
 
-    @Test("Plays on the headphones' sink, pauses when they are unplugged (pausesOnUnplug, RT10, RT11)",
+    @Test(
+        "Plays on the headphones' sink, pauses when they are unplugged (pausesOnUnplug, RT10, RT11)",
         arguments: ServerKind.allCases)
     func headphonesUnplugged(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try RealServerTests.start(kind)
@@ -119,7 +126,8 @@ struct PlaybackLevelTests {
         try music.setCategory(.playback)
         #expect(music.currentRoute.outputs.map(\.uid) == ["phones"])
         let player = try AudioPlayer(
-            contentsOf: Self.tone(pulse, seconds: 30, amplitude: 0.5, name: "tone"), session: music, endpoint: .soundServer(pulse.server))
+            contentsOf: Self.tone(pulse, seconds: 30, amplitude: 0.5, name: "tone"), session: music,
+            endpoint: .soundServer(pulse.server))
         let events = Events()
         player.eventHandler = events.append
         try player.play()
@@ -146,7 +154,8 @@ struct PlaybackLevelTests {
         /// The meter's record streams (its client is "audiosession meter"; the fixture's remapped
         /// microphone records the speaker's monitor too).
         func meterStreams() -> Int? {
-            (try? pulse.pactl(["list", "source-outputs"]))?.components(separatedBy: "application.name = \"audiosession meter\"").count
+            (try? pulse.pactl(["list", "source-outputs"]))?.components(separatedBy: "application.name = \"audiosession meter\"")
+                .count
                 .advanced(by: -1)
         }
         do {

@@ -18,7 +18,8 @@ struct PortMappingTests {
     func bluetooth() {
         #expect(Self.sink(["device.bus": "bluetooth", "bluetooth.protocol": "a2dp_sink"]).role == .accessory(.bluetoothA2DP))
         #expect(Self.sink(["device.bus": "bluetooth", "api.bluez5.profile": "a2dp-sink"]).role == .accessory(.bluetoothA2DP))
-        #expect(Self.source(["device.bus": "bluetooth", "bluetooth.protocol": "headset_head_unit"]).role == .accessory(.bluetoothHFP))
+        #expect(
+            Self.source(["device.bus": "bluetooth", "bluetooth.protocol": "headset_head_unit"]).role == .accessory(.bluetoothHFP))
         guard case .ignored = Self.sink(["device.bus": "bluetooth", "device.profile.name": "handsfree_head_unit"]).role else {
             Issue.record("a hands-free sink is carried by its source")
             return
@@ -31,7 +32,9 @@ struct PortMappingTests {
         #expect(Self.source(["device.bus": "usb"]).role == .accessory(.usbInput))
         #expect(Self.sink(["device.bus": "pci"], port: "hdmi-output-0").role == .accessory(.hdmi))
         #expect(Self.sink(["device.form_factor": "headphone"]).role == .accessory(.headphones))
-        #expect(Self.sink([:], port: "analog-output-headphones", type: PulseDevice.PortType.headphones).role == .accessory(.headphones))
+        #expect(
+            Self.sink([:], port: "analog-output-headphones", type: PulseDevice.PortType.headphones).role
+                == .accessory(.headphones))
         #expect(Self.source(["device.form_factor": "headset"]).role == .accessory(.wiredMicrophone))
         #expect(Self.sink(["device.form_factor": "internal"]).role == .builtInSpeaker)
         #expect(Self.sink([:], port: "analog-output-speaker", type: PulseDevice.PortType.speaker).role == .builtInSpeaker)

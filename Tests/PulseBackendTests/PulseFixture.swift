@@ -1,5 +1,5 @@
-import Foundation
 import AudioSessionMedia
+import Foundation
 
 /// The sound servers the backend is tested on: PulseAudio 16, and PipeWire 0.3 through
 /// pipewire-pulse (with its session bus and WirePlumber).
@@ -106,7 +106,8 @@ final class PulseFixture: Sendable {
     /// A source with properties: a remap of the speaker's monitor (module-null-source takes none).
     func load(source name: String, _ properties: String) throws -> String {
         try pactl([
-            "load-module", "module-remap-source", "master=speaker.monitor", "source_name=\(name)", "source_properties=\(properties)",
+            "load-module", "module-remap-source", "master=speaker.monitor", "source_name=\(name)",
+            "source_properties=\(properties)",
         ])
     }
 
@@ -214,10 +215,11 @@ final class PulseFixture: Sendable {
 
     /// The server's sinks or sources (`kind`), name by index, as pactl lists them.
     func names(of kind: String) throws -> [String: String] {
-        Dictionary(uniqueKeysWithValues: try pactl(["list", kind, "short"]).split(separator: "\n").map {
-            let fields = $0.split(separator: "\t")
-            return (String(fields[0]), String(fields[1]))
-        })
+        Dictionary(
+            uniqueKeysWithValues: try pactl(["list", kind, "short"]).split(separator: "\n").map {
+                let fields = $0.split(separator: "\t")
+                return (String(fields[0]), String(fields[1]))
+            })
     }
 
     func stop() {

@@ -23,9 +23,11 @@ struct RealServerTests {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 let found = items.withLock { items -> (Route, Route)? in
-                    guard let index = items.firstIndex(where: {
-                        if case .routeChange(reason, _, _) = $0 { true } else { false }
-                    }) else { return nil }
+                    guard
+                        let index = items.firstIndex(where: {
+                            if case .routeChange(reason, _, _) = $0 { true } else { false }
+                        })
+                    else { return nil }
                     guard case .routeChange(_, let previous, let current) = items.remove(at: index) else { return nil }
                     return (previous, current)
                 }
@@ -36,7 +38,8 @@ struct RealServerTests {
         }
     }
 
-    @Test("Headphones and a headset microphone appear and go: route changes with the sink and source names as UIDs",
+    @Test(
+        "Headphones and a headset microphone appear and go: route changes with the sink and source names as UIDs",
         arguments: ServerKind.allCases)
     func plugAndUnplug(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try Self.start(kind)
@@ -68,7 +71,8 @@ struct RealServerTests {
         session.close()
     }
 
-    @Test("A foreign stream is other audio: counted (OA1), ducked by duckOthers (D1), muted while a non-mixable session plays (OA2)",
+    @Test(
+        "A foreign stream is other audio: counted (OA1), ducked by duckOthers (D1), muted while a non-mixable session plays (OA2)",
         arguments: ServerKind.allCases)
     func foreignStream(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try Self.start(kind)
@@ -89,7 +93,8 @@ struct RealServerTests {
         #expect(arbiter.engine.apps == ["music", "navigation"])
 
         try navigation.setActive(true)  // D1: others duck to 0.2 → 20·log10(0.2) = −13.98 dB
-        #expect(eventually { (try? pulse.streams().first?.decibels).flatMap { $0.map { abs($0 - 20 * log10(0.2)) <= 0.5 } } == true },
+        #expect(
+            eventually { (try? pulse.streams().first?.decibels).flatMap { $0.map { abs($0 - 20 * log10(0.2)) <= 0.5 } } == true },
             "ducked: \(String(describing: try? pulse.streams()))")
         try navigation.setActive(false)
         #expect(eventually { (try? pulse.streams().first?.decibels) == 0 }, "back at its own volume")
@@ -105,7 +110,8 @@ struct RealServerTests {
         navigation.close()
     }
 
-    @Test("Ducks stay out of the saved per-role volumes: a stream starting while its role is ducked is ducked once and comes back whole",
+    @Test(
+        "Ducks stay out of the saved per-role volumes: a stream starting while its role is ducked is ducked once and comes back whole",
         arguments: ServerKind.allCases)
     func duckingDoesNotLeakIntoRestore(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try Self.start(kind)
@@ -125,7 +131,8 @@ struct RealServerTests {
         defer { PulseFixture.end(second) }
         #expect(eventually { levels().count == 2 && near(levels()[1], ducked) }, "ducked once, not twice: \(levels())")
         try navigation.setActive(false)
-        #expect(eventually { levels().count == 2 && near(levels()[0], 0) && near(levels()[1], 0) }, "both whole again: \(levels())")
+        #expect(
+            eventually { levels().count == 2 && near(levels()[0], 0) && near(levels()[1], 0) }, "both whole again: \(levels())")
         let third = try pulse.play(role: "music")
         defer { PulseFixture.end(third) }
         #expect(eventually { levels().count == 3 }, "\(levels())")
@@ -133,7 +140,9 @@ struct RealServerTests {
         navigation.close()
     }
 
-    @Test("The default sink's volume is the output volume: apps read it and hear of its changes (HW7)", arguments: ServerKind.allCases)
+    @Test(
+        "The default sink's volume is the output volume: apps read it and hear of its changes (HW7)",
+        arguments: ServerKind.allCases)
     func outputVolumeFollowsTheSink(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try Self.start(kind)
         defer { backend.close(); pulse.stop() }
@@ -141,7 +150,8 @@ struct RealServerTests {
         let heard = Heard(music)
         try music.setCategory(.playback)
         try pulse.pactl(["set-sink-volume", "speaker", "50%"])
-        #expect(eventually { (try? music.status().outputVolume) == 0.5 }, "\(String(describing: try? music.status().outputVolume))")
+        #expect(
+            eventually { (try? music.status().outputVolume) == 0.5 }, "\(String(describing: try? music.status().outputVolume))")
         #expect(eventually { heard.items.withLock { $0.contains(.outputVolume(0.5)) } })
         try pulse.pactl(["set-sink-volume", "speaker", "150%"])  // beyond 100%: the slider is at its top
         #expect(eventually { (try? music.status().outputVolume) == 1 })
@@ -153,8 +163,9 @@ struct RealServerTests {
         #expect(arbiter.report(.outputVolume(0.3)) == nil)
         #expect(eventually { (try? pulse.volume(of: "sink", "speaker")) == 19_661 }, "\(kind): the sink at 30%")
         usleep(300_000)
-        #expect(heard.items.withLock { $0.filter { if case .outputVolume = $0 { true } else { false } } }
-            == [.outputVolume(0.5), .outputVolume(1), .outputVolume(0.3)])
+        #expect(
+            heard.items.withLock { $0.filter { if case .outputVolume = $0 { true } else { false } } }
+                == [.outputVolume(0.5), .outputVolume(1), .outputVolume(0.3)])
         music.close()
     }
 
@@ -188,11 +199,13 @@ struct RealServerTests {
         #expect(eventually { memo.currentRoute.inputs.first?.type == .microphoneBuiltIn })
         #expect(near(0.6))
         let mic = try pulse.volume(of: "source", "mic")
-        #expect(mic == 39_321, "\(kind): the built-in microphone's source at \(String(describing: mic))")  // untouched by all this
+        // Untouched by all this.
+        #expect(mic == 39_321, "\(kind): the built-in microphone's source at \(String(describing: mic))")
         memo.close()
     }
 
-    @Test("A foreign stream with media.role=phone is a call: sessions are interrupted until it ends (I4)",
+    @Test(
+        "A foreign stream with media.role=phone is a call: sessions are interrupted until it ends (I4)",
         arguments: ServerKind.allCases)
     func phoneStream(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try Self.start(kind)

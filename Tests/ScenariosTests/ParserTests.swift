@@ -21,13 +21,19 @@ struct ParserTests {
             """, file: "x.scn")
         #expect(scenario.device == .desktop)
         #expect(scenario.duckLevel == 0.5)
-        #expect(scenario.items.first == .declare(AppDeclaration(name: "music", capabilities: [.backgroundAudio, .nowPlaying], answer: .grant)))
+        #expect(
+            scenario.items.first
+                == .declare(AppDeclaration(name: "music", capabilities: [.backgroundAudio, .nowPlaying], answer: .grant)))
         let steps = scenario.steps
         #expect(steps.map(\.line) == [4, 6, 7, 8, 9])
-        #expect(steps[0].action == .perform(.app("music", .setCategory(.playback, mode: .spokenAudio, options: [.duckOthers, .mixWithOthers])), .succeed))
+        #expect(
+            steps[0].action
+                == .perform(
+                    .app("music", .setCategory(.playback, mode: .spokenAudio, options: [.duckOthers, .mixWithOthers])), .succeed))
         #expect(steps[1].action == .perform(.app("music", .setActive(true)), .failWith(.insufficientPriority)))
         #expect(steps[1].text == "! music activate !pri")
-        #expect(steps[2].action == .expectEvent("music", .routeChange(reason: .categoryChange, previous: "->Speaker", current: nil)))
+        #expect(
+            steps[2].action == .expectEvent("music", .routeChange(reason: .categoryChange, previous: "->Speaker", current: nil)))
         #expect(steps[4].action == .perform(.system(.systemSession(.call, begin: true)), .succeed))
     }
 

@@ -23,14 +23,15 @@ struct RunnerTests {
             expect music event interruption began
             expect music no-events
             """)
-        #expect(report.results.map(\.outputLine) == [
-            "ok 2: music activate",
-            "not ok 3: ! music activate — expected failure, got success",
-            "not ok 4: expect music active=false gain=1 — expected active=false, got active=true",
-            "ok 5: ! music category playback options=defaultToSpeaker -50",
-            "not ok 6: expect music event interruption began — expected interruption began, got no event",
-            "ok 7: expect music no-events",
-        ])
+        #expect(
+            report.results.map(\.outputLine) == [
+                "ok 2: music activate",
+                "not ok 3: ! music activate — expected failure, got success",
+                "not ok 4: expect music active=false gain=1 — expected active=false, got active=true",
+                "ok 5: ! music category playback options=defaultToSpeaker -50",
+                "not ok 6: expect music event interruption began — expected interruption began, got no event",
+                "ok 7: expect music no-events",
+            ])
         #expect(report.summaryLine == "3 passed, 3 failed")
     }
 
@@ -62,7 +63,9 @@ struct RunnerTests {
             expect b no-events
             """)
         #expect(report.results.map(\.passed) == [true, true, true, false, false, false, true])
-        #expect(report.results[5].failure == "expected interruption began reason=builtInMicMuted, got interruption began reason=default")
+        #expect(
+            report.results[5].failure
+                == "expected interruption began reason=builtInMicMuted, got interruption began reason=default")
     }
 
     @Test("Numbers match within 1e-4")

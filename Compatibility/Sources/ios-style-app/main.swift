@@ -52,7 +52,8 @@ do {
     check(false, "playback with voiceChat is refused")
 } catch {
     let error = error as NSError
-    check(error.domain == NSOSStatusErrorDomain && error.code == AVAudioSession.ErrorCode.badParam.rawValue,
+    check(
+        error.domain == NSOSStatusErrorDomain && error.code == AVAudioSession.ErrorCode.badParam.rawValue,
         "an invalid mode is an NSError in NSOSStatusErrorDomain with code -50")
 }
 

@@ -110,7 +110,9 @@ extension Engine {
     }
 
     /// RT11: the one reason of a route change, the first that applies.
-    private func routeChange(_ index: Int, _ change: (before: Route, after: Route), _ context: StepContext)
+    private func routeChange(
+        _ index: Int, _ change: (before: Route, after: Route), _ context: StepContext
+    )
         -> SessionNotification
     {
         let category = sessions[index].category

@@ -21,9 +21,11 @@ extension Engine {
         if let uid {
             let config = sessions[index].routingConfig
             let slots = device.ports.slots
-            guard let match = slots.indices.first(where: {
-                device.ports[$0].port.uid == uid && RouteSelection.isAvailableInput(slots[$0], config)
-            }) else {
+            guard
+                let match = slots.indices.first(where: {
+                    device.ports[$0].port.uid == uid && RouteSelection.isAvailableInput(slots[$0], config)
+                })
+            else {
                 let available = availableInputs(for: config)
                 let list = available.isEmpty ? "none" : available.map(\.uid).joined(separator: ", ")
                 throw SessionError(.badParam, "RT8: \(uid) is not an available input (available: \(list))")
