@@ -6,54 +6,54 @@ extension WireWriter {
     mutating func write(_ call: AppCall) {
         switch call {
         case .setCategory(let category, let mode, let options):
-            write(UInt8(0))
+            write(tag: CallTag.setCategory)
             write(category)
             write(mode)
             write(options)
         case .setMode(let mode):
-            write(UInt8(1))
+            write(tag: CallTag.setMode)
             write(mode)
         case .setActive(let active, let options):
-            write(UInt8(2))
+            write(tag: CallTag.setActive)
             write(active)
             write(options.rawValue)
-        case .startOutput: write(UInt8(3))
-        case .stopOutput: write(UInt8(4))
-        case .startInput: write(UInt8(5))
-        case .stopInput: write(UInt8(6))
+        case .startOutput: write(tag: CallTag.startOutput)
+        case .stopOutput: write(tag: CallTag.stopOutput)
+        case .startInput: write(tag: CallTag.startInput)
+        case .stopInput: write(tag: CallTag.stopInput)
         case .setAppState(let state):
-            write(UInt8(7))
+            write(tag: CallTag.setAppState)
             write(state == .background)
-        case .requestRecordPermission: write(UInt8(8))
+        case .requestRecordPermission: write(tag: CallTag.requestRecordPermission)
         case .overrideOutput(let port):
-            write(UInt8(9))
+            write(tag: CallTag.overrideOutput)
             write(port.rawValue)
         case .setPreferredInput(let uid):
-            write(UInt8(10))
+            write(tag: CallTag.setPreferredInput)
             write(uid) { $0.write($1) }
         case .setInputDataSource(let name):
-            write(UInt8(11))
+            write(tag: CallTag.setInputDataSource)
             write(name)
         case .setPreferences(let preferences):
-            write(UInt8(12))
+            write(tag: CallTag.setPreferences)
             write(preferences) { writer, preference in
                 switch preference {
                 case .sampleRate(let value):
-                    writer.write(UInt8(0))
+                    writer.write(tag: PreferenceTag.sampleRate)
                     writer.write(value)
                 case .ioBufferDuration(let value):
-                    writer.write(UInt8(1))
+                    writer.write(tag: PreferenceTag.ioBufferDuration)
                     writer.write(value)
                 case .inputChannels(let value):
-                    writer.write(UInt8(2))
+                    writer.write(tag: PreferenceTag.inputChannels)
                     writer.write(value)
                 case .outputChannels(let value):
-                    writer.write(UInt8(3))
+                    writer.write(tag: PreferenceTag.outputChannels)
                     writer.write(value)
                 }
             }
         case .setInputGain(let gain):
-            write(UInt8(13))
+            write(tag: CallTag.setInputGain)
             write(gain)
         }
     }
@@ -61,38 +61,38 @@ extension WireWriter {
     mutating func write(_ event: SystemEvent) {
         switch event {
         case .silentSwitch(let on):
-            write(UInt8(0))
+            write(tag: SystemEventTag.silentSwitch)
             write(on)
-        case .lock: write(UInt8(1))
-        case .unlock: write(UInt8(2))
+        case .lock: write(tag: SystemEventTag.lock)
+        case .unlock: write(tag: SystemEventTag.unlock)
         case .systemSession(let kind, let begin):
-            write(UInt8(3))
+            write(tag: SystemEventTag.systemSession)
             write(kind)
             write(begin)
         case .microphoneMute(let on):
-            write(UInt8(4))
+            write(tag: SystemEventTag.microphoneMute)
             write(on)
         case .outputVolume(let volume):
-            write(UInt8(5))
+            write(tag: SystemEventTag.outputVolume)
             write(volume)
         case .plug(let kind, let uid):
-            write(UInt8(6))
+            write(tag: SystemEventTag.plug)
             write(kind)
             write(uid) { $0.write($1) }
         case .unplug(let uid):
-            write(UInt8(7))
+            write(tag: SystemEventTag.unplug)
             write(uid)
-        case .wake: write(UInt8(8))
-        case .mediaServicesReset: write(UInt8(9))
+        case .wake: write(tag: SystemEventTag.wake)
+        case .mediaServicesReset: write(tag: SystemEventTag.mediaServicesReset)
         case .inputGain(let uid, let gain):
-            write(UInt8(10))
+            write(tag: SystemEventTag.inputGain)
             write(uid)
             write(gain)
         case .otherAudioStarted(let audio):
-            write(UInt8(11))
+            write(tag: SystemEventTag.otherAudioStarted)
             write(audio)
         case .otherAudioStopped(let id):
-            write(UInt8(12))
+            write(tag: SystemEventTag.otherAudioStopped)
             write(id)
         }
     }
@@ -106,57 +106,55 @@ extension WireWriter {
 
 extension WireReader {
     mutating func readCall() throws(WireError) -> AppCall {
-        switch try readUInt8("app call") {
-        case 0: return .setCategory(try readCategory(), mode: try readMode(), options: try readOptions())
-        case 1: return .setMode(try readMode())
-        case 2:
+        switch try readTag("app call", as: CallTag.self) {
+        case .setCategory: return .setCategory(try readCategory(), mode: try readMode(), options: try readOptions())
+        case .setMode: return .setMode(try readMode())
+        case .setActive:
             return .setActive(try readBool("active"), options: SetActiveOptions(rawValue: try readUInt32("set-active options")))
-        case 3: return .startOutput
-        case 4: return .stopOutput
-        case 5: return .startInput
-        case 6: return .stopInput
-        case 7: return .setAppState(try readBool("background") ? .background : .foreground)
-        case 8: return .requestRecordPermission
-        case 9:
+        case .startOutput: return .startOutput
+        case .stopOutput: return .stopOutput
+        case .startInput: return .startInput
+        case .stopInput: return .stopInput
+        case .setAppState: return .setAppState(try readBool("background") ? .background : .foreground)
+        case .requestRecordPermission: return .requestRecordPermission
+        case .overrideOutput:
             return .overrideOutput(try Self.readRaw("port override", PortOverride.init(rawValue:), readUInt32("port override")))
-        case 10:
+        case .setPreferredInput:
             return .setPreferredInput(
                 try readOptional("preferred input") { r throws(WireError) in try r.readString("preferred input") })
-        case 11: return .setInputDataSource(try readString("data source"))
-        case 12: return .setPreferences(try readArray("preferences") { r throws(WireError) in try r.readPreference() })
-        case 13: return .setInputGain(try readDouble("input gain"))
-        case let tag: throw WireError(.unknownTag, "app call: no case \(tag)")
+        case .setInputDataSource: return .setInputDataSource(try readString("data source"))
+        case .setPreferences:
+            return .setPreferences(try readArray("preferences") { r throws(WireError) in try r.readPreference() })
+        case .setInputGain: return .setInputGain(try readDouble("input gain"))
         }
     }
 
     private mutating func readPreference() throws(WireError) -> HardwarePreference {
-        switch try readUInt8("preference") {
-        case 0: return .sampleRate(try readDouble("sample rate"))
-        case 1: return .ioBufferDuration(try readDouble("IO buffer duration"))
-        case 2: return .inputChannels(try readInt("input channels"))
-        case 3: return .outputChannels(try readInt("output channels"))
-        case let tag: throw WireError(.unknownTag, "preference: no case \(tag)")
+        switch try readTag("preference", as: PreferenceTag.self) {
+        case .sampleRate: return .sampleRate(try readDouble("sample rate"))
+        case .ioBufferDuration: return .ioBufferDuration(try readDouble("IO buffer duration"))
+        case .inputChannels: return .inputChannels(try readInt("input channels"))
+        case .outputChannels: return .outputChannels(try readInt("output channels"))
         }
     }
 
     mutating func readSystemEvent() throws(WireError) -> SystemEvent {
-        switch try readUInt8("system event") {
-        case 0: return .silentSwitch(on: try readBool("silent switch"))
-        case 1: return .lock
-        case 2: return .unlock
-        case 3: return .systemSession(try readSystemSessionKind(), begin: try readBool("begin"))
-        case 4: return .microphoneMute(on: try readBool("microphone mute"))
-        case 5: return .outputVolume(try readDouble("output volume"))
-        case 6:
+        switch try readTag("system event", as: SystemEventTag.self) {
+        case .silentSwitch: return .silentSwitch(on: try readBool("silent switch"))
+        case .lock: return .lock
+        case .unlock: return .unlock
+        case .systemSession: return .systemSession(try readSystemSessionKind(), begin: try readBool("begin"))
+        case .microphoneMute: return .microphoneMute(on: try readBool("microphone mute"))
+        case .outputVolume: return .outputVolume(try readDouble("output volume"))
+        case .plug:
             let kind = try readCase("accessory kind", of: AccessoryKind.allCases)
             return .plug(kind, uid: try readOptional("uid") { r throws(WireError) in try r.readString("uid") })
-        case 7: return .unplug(uid: try readString("uid"))
-        case 8: return .wake
-        case 9: return .mediaServicesReset
-        case 10: return .inputGain(uid: try readString("uid"), try readDouble("input gain"))
-        case 11: return .otherAudioStarted(try readOtherAudio())
-        case 12: return .otherAudioStopped(id: try readString("other-audio id"))
-        case let tag: throw WireError(.unknownTag, "system event: no case \(tag)")
+        case .unplug: return .unplug(uid: try readString("uid"))
+        case .wake: return .wake
+        case .mediaServicesReset: return .mediaServicesReset
+        case .inputGain: return .inputGain(uid: try readString("uid"), try readDouble("input gain"))
+        case .otherAudioStarted: return .otherAudioStarted(try readOtherAudio())
+        case .otherAudioStopped: return .otherAudioStopped(id: try readString("other-audio id"))
         }
     }
 

@@ -8,18 +8,18 @@ extension ClientMessage {
         var w = WireWriter()
         switch self {
         case .hello(let hello):
-            w.write(UInt8(0))
+            w.write(tag: ClientMessageTag.hello)
             w.write(hello.version)
             switch hello.role {
             case .app(let app, let capabilities):
-                w.write(UInt8(0))
+                w.write(tag: RoleTag.app)
                 w.write(app)
                 w.write(capabilities)
-            case .controller: w.write(UInt8(1))
-            case .monitor: w.write(UInt8(2))
+            case .controller: w.write(tag: RoleTag.controller)
+            case .monitor: w.write(tag: RoleTag.monitor)
             }
         case .request(let id, let request):
-            w.write(UInt8(1))
+            w.write(tag: ClientMessageTag.request)
             w.write(id)
             w.write(request)
         }
@@ -29,23 +29,21 @@ extension ClientMessage {
     /// Decodes a frame payload; every byte string gives a message or a `WireError`.
     public init(decoding payload: [UInt8]) throws(WireError) {
         var r = WireReader(payload)
-        switch try r.readUInt8("client message") {
-        case 0:
+        switch try r.readTag("client message", as: ClientMessageTag.self) {
+        case .hello:
             let version = try r.readUInt16("protocol version")
             let role: ClientRole
-            switch try r.readUInt8("role") {
-            case 0:
+            switch try r.readTag("role", as: RoleTag.self) {
+            case .app:
                 let app = try r.readAppID("app id")
                 role = .app(app, AppCapabilities(rawValue: try r.readUInt8("capabilities")))
-            case 1: role = .controller
-            case 2: role = .monitor
-            case let tag: throw WireError(.unknownTag, "role: no case \(tag)")
+            case .controller: role = .controller
+            case .monitor: role = .monitor
             }
             self = .hello(Hello(version: version, role: role))
-        case 1:
+        case .request:
             let id = try r.readUInt32("request id")
             self = .request(id: id, try r.readRequest())
-        case let tag: throw WireError(.unknownTag, "client message: no case \(tag)")
         }
         try r.finish("client message")
     }
@@ -57,18 +55,18 @@ extension ServerMessage {
         var w = WireWriter()
         switch self {
         case .welcome(let version, let pid):
-            w.write(UInt8(0))
+            w.write(tag: ServerMessageTag.welcome)
             w.write(version)
             w.write(pid)
         case .reply(let id, let reply):
-            w.write(UInt8(1))
+            w.write(tag: ServerMessageTag.reply)
             w.write(id)
             w.write(reply)
         case .event(let event):
-            w.write(UInt8(2))
+            w.write(tag: ServerMessageTag.event)
             w.write(event)
         case .closing(let error):
-            w.write(UInt8(3))
+            w.write(tag: ServerMessageTag.closing)
             w.write(error)
         }
         return w.bytes
@@ -77,14 +75,13 @@ extension ServerMessage {
     /// Decodes a frame payload; every byte string gives a message or a `WireError`.
     public init(decoding payload: [UInt8]) throws(WireError) {
         var r = WireReader(payload)
-        switch try r.readUInt8("server message") {
-        case 0: self = .welcome(version: try r.readUInt16("protocol version"), daemonPID: try r.readInt32("daemon pid"))
-        case 1:
+        switch try r.readTag("server message", as: ServerMessageTag.self) {
+        case .welcome: self = .welcome(version: try r.readUInt16("protocol version"), daemonPID: try r.readInt32("daemon pid"))
+        case .reply:
             let id = try r.readUInt32("request id")
             self = .reply(id: id, try r.readReply())
-        case 2: self = .event(try r.readEvent())
-        case 3: self = .closing(try r.readSessionError())
-        case let tag: throw WireError(.unknownTag, "server message: no case \(tag)")
+        case .event: self = .event(try r.readEvent())
+        case .closing: self = .closing(try r.readSessionError())
         }
         try r.finish("server message")
     }
@@ -94,21 +91,21 @@ extension WireWriter {
     mutating func write(_ request: Request) {
         switch request {
         case .call(let call):
-            write(UInt8(0))
+            write(tag: RequestTag.call)
             write(call)
-        case .status: write(UInt8(1))
-        case .ping: write(UInt8(2))
+        case .status: write(tag: RequestTag.status)
+        case .ping: write(tag: RequestTag.ping)
         case .system(let event):
-            write(UInt8(3))
+            write(tag: RequestTag.system)
             write(event)
         case .answerPermission(let app, let granted):
-            write(UInt8(4))
+            write(tag: RequestTag.answerPermission)
             write(app)
             write(granted)
-        case .deviceStatus: write(UInt8(5))
-        case .subscribe: write(UInt8(6))
+        case .deviceStatus: write(tag: RequestTag.deviceStatus)
+        case .subscribe: write(tag: RequestTag.subscribe)
         case .reset(let profile, let duckLevel):
-            write(UInt8(7))
+            write(tag: RequestTag.reset)
             write(profile)
             write(duckLevel)
         }
@@ -116,15 +113,15 @@ extension WireWriter {
 
     mutating func write(_ reply: Reply) {
         switch reply {
-        case .done: write(UInt8(0))
+        case .done: write(tag: ReplyTag.done)
         case .failed(let error):
-            write(UInt8(1))
+            write(tag: ReplyTag.failed)
             write(error)
         case .status(let status):
-            write(UInt8(2))
+            write(tag: ReplyTag.status)
             write(status)
         case .device(let snapshot):
-            write(UInt8(3))
+            write(tag: ReplyTag.device)
             write(snapshot.device)
             write(snapshot.apps) { $0.write($1) }
             write(snapshot.violations) { $0.write($1) }
@@ -134,24 +131,24 @@ extension WireWriter {
     mutating func write(_ event: ServerEvent) {
         switch event {
         case .notification(let sequence, let notification):
-            write(UInt8(0))
+            write(tag: EventTag.notification)
             write(sequence)
             write(notification)
         case .outputGain(let gain):
-            write(UInt8(1))
+            write(tag: EventTag.outputGain)
             write(gain)
         case .stopIO(let output, let input):
-            write(UInt8(2))
+            write(tag: EventTag.stopIO)
             write(output)
             write(input)
         case .observed(let sequence, let time, let app, let notification):
-            write(UInt8(3))
+            write(tag: EventTag.observed)
             write(sequence)
             write(time)
             write(app)
             write(notification)
         case .permissionPrompt(let app):
-            write(UInt8(4))
+            write(tag: EventTag.permissionPrompt)
             write(app)
         }
     }
@@ -159,44 +156,41 @@ extension WireWriter {
 
 extension WireReader {
     mutating func readRequest() throws(WireError) -> Request {
-        switch try readUInt8("request") {
-        case 0: return .call(try readCall())
-        case 1: return .status
-        case 2: return .ping
-        case 3: return .system(try readSystemEvent())
-        case 4: return .answerPermission(try readAppID("app"), granted: try readBool("granted"))
-        case 5: return .deviceStatus
-        case 6: return .subscribe
-        case 7: return .reset(try readProfile(), duckLevel: try readDouble("duck level"))
-        case let tag: throw WireError(.unknownTag, "request: no case \(tag)")
+        switch try readTag("request", as: RequestTag.self) {
+        case .call: return .call(try readCall())
+        case .status: return .status
+        case .ping: return .ping
+        case .system: return .system(try readSystemEvent())
+        case .answerPermission: return .answerPermission(try readAppID("app"), granted: try readBool("granted"))
+        case .deviceStatus: return .deviceStatus
+        case .subscribe: return .subscribe
+        case .reset: return .reset(try readProfile(), duckLevel: try readDouble("duck level"))
         }
     }
 
     mutating func readReply() throws(WireError) -> Reply {
-        switch try readUInt8("reply") {
-        case 0: return .done
-        case 1: return .failed(try readSessionError())
-        case 2: return .status(try readStatus())
-        case 3:
+        switch try readTag("reply", as: ReplyTag.self) {
+        case .done: return .done
+        case .failed: return .failed(try readSessionError())
+        case .status: return .status(try readStatus())
+        case .device:
             let device = try readDeviceStatus()
             let apps = try readArray("apps") { r throws(WireError) in try r.readAppSnapshot() }
             let violations = try readArray("violations") { r throws(WireError) in try r.readString("violation") }
             return .device(DeviceSnapshot(device: device, apps: apps, violations: violations))
-        case let tag: throw WireError(.unknownTag, "reply: no case \(tag)")
         }
     }
 
     mutating func readEvent() throws(WireError) -> ServerEvent {
-        switch try readUInt8("event") {
-        case 0: return .notification(sequence: try readUInt64("sequence"), try readNotification())
-        case 1: return .outputGain(try readDouble("output gain"))
-        case 2: return .stopIO(output: try readBool("output"), input: try readBool("input"))
-        case 3:
+        switch try readTag("event", as: EventTag.self) {
+        case .notification: return .notification(sequence: try readUInt64("sequence"), try readNotification())
+        case .outputGain: return .outputGain(try readDouble("output gain"))
+        case .stopIO: return .stopIO(output: try readBool("output"), input: try readBool("input"))
+        case .observed:
             return .observed(
                 sequence: try readUInt64("sequence"), time: try readUInt64("time"), app: try readAppID("app"),
                 try readNotification())
-        case 4: return .permissionPrompt(try readAppID("app"))
-        case let tag: throw WireError(.unknownTag, "event: no case \(tag)")
+        case .permissionPrompt: return .permissionPrompt(try readAppID("app"))
         }
     }
 }

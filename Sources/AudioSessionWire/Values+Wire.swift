@@ -35,26 +35,26 @@ extension WireWriter {
     mutating func write(_ value: SessionNotification) {
         switch value {
         case .interruptionBegan(let reason):
-            write(UInt8(0))
+            write(tag: NotificationTag.interruptionBegan)
             write(reason.rawValue)
         case .interruptionEnded(let shouldResume):
-            write(UInt8(1))
+            write(tag: NotificationTag.interruptionEnded)
             write(shouldResume)
         case .routeChange(let reason, let previous, let current):
-            write(UInt8(2))
+            write(tag: NotificationTag.routeChange)
             write(reason.rawValue)
             write(previous)
             write(current)
         case .silenceSecondaryAudioHint(let type):
-            write(UInt8(3))
+            write(tag: NotificationTag.silenceSecondaryAudioHint)
             write(type.rawValue)
-        case .mediaServicesLost: write(UInt8(4))
-        case .mediaServicesReset: write(UInt8(5))
+        case .mediaServicesLost: write(tag: NotificationTag.mediaServicesLost)
+        case .mediaServicesReset: write(tag: NotificationTag.mediaServicesReset)
         case .outputVolume(let volume):
-            write(UInt8(6))
+            write(tag: NotificationTag.outputVolume)
             write(volume)
         case .recordPermission(let granted):
-            write(UInt8(7))
+            write(tag: NotificationTag.recordPermission)
             write(granted)
         }
     }
@@ -125,24 +125,23 @@ extension WireReader {
     }
 
     mutating func readNotification() throws(WireError) -> SessionNotification {
-        switch try readUInt8("notification") {
-        case 0:
+        switch try readTag("notification", as: NotificationTag.self) {
+        case .interruptionBegan:
             return .interruptionBegan(
                 reason: try Self.readRaw(
                     "interruption reason", InterruptionReason.init(rawValue:), readUInt32("interruption reason")))
-        case 1: return .interruptionEnded(shouldResume: try readBool("should resume"))
-        case 2:
+        case .interruptionEnded: return .interruptionEnded(shouldResume: try readBool("should resume"))
+        case .routeChange:
             let reason = try Self.readRaw(
                 "route change reason", RouteChangeReason.init(rawValue:), readUInt32("route change reason"))
             return .routeChange(reason: reason, previous: try readRoute(), current: try readRoute())
-        case 3:
+        case .silenceSecondaryAudioHint:
             return .silenceSecondaryAudioHint(
                 try Self.readRaw("hint type", SilenceSecondaryAudioHintType.init(rawValue:), readUInt32("hint type")))
-        case 4: return .mediaServicesLost
-        case 5: return .mediaServicesReset
-        case 6: return .outputVolume(try readDouble("output volume"))
-        case 7: return .recordPermission(granted: try readBool("record permission"))
-        case let tag: throw WireError(.unknownTag, "notification: no case \(tag)")
+        case .mediaServicesLost: return .mediaServicesLost
+        case .mediaServicesReset: return .mediaServicesReset
+        case .outputVolume: return .outputVolume(try readDouble("output volume"))
+        case .recordPermission: return .recordPermission(granted: try readBool("record permission"))
         }
     }
 
