@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "PulseBackendTests",
             dependencies: [
-                "PulseBackend", "AudioSession", "AudioSessionMedia", "AudioSessionRuntime",
+                "PulseBackend", "AudioSessionEngine", "AudioSession", "AudioSessionMedia", "AudioSessionRuntime",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -193,6 +193,7 @@ let package = Package(
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"], swiftSettings: strict),
         // The layers: imports per module, and which binaries carry NIO (reads Sources/ and .build/).
         .testTarget(name: "LayeringTests", swiftSettings: strict),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "AudioSessionModel"], swiftSettings: strict),
+        .testTarget(
+            name: "ScenariosTests", dependencies: ["Scenarios", "AudioSessionModel", "AudioSessionEngine"], swiftSettings: strict),
     ]
 )

@@ -4,17 +4,21 @@ import AudioSessionModel
 /// death"), so that no one stays ducked, silenced or interrupted because of a dead app.
 extension Engine {
     /// Stops the session's I/O, deactivates it with notify-others (A6: the interruptions it
-    /// caused end with shouldResume, its ducking and silencing end with it, D4, C11) and
-    /// resets it to C8 defaults. A pending permission prompt is withdrawn; the app's record
-    /// permission (device state, P1) is kept.
+    /// caused end with shouldResume, its ducking and silencing end with it, D4, C11) and frees
+    /// its slot for the next app to register: nothing of the session is kept. A pending
+    /// permission prompt is withdrawn; the app's record permission (device state, P1) is kept.
     mutating func depart(_ index: Int, _ context: inout StepContext) {
         stopIO(index, output: true, input: true, &context)
         // I/O is stopped, so A5 cannot apply and this cannot throw.
         try? deactivate(index, notifyOthers: true, &context)
         endInterruptedState(index)
-        device.pendingPermissionPrompts.remove(appIDs[index])
-        replaceSession(index, with: SessionRecord(capabilities: sessions[index].capabilities))
+        let app = appIDs[index]
+        device.pendingPermissionPrompts.remove(app)
+        replaceSession(index, with: SessionRecord(capabilities: []))
         sessions[index].hasDeparted = true
+        indexByApp[app] = nil
+        appIDs[index] = AppID("")  // effects addressed to it are dropped (`withoutNotificationsToDeparted`)
+        freeSlots.append(index)
         departedCount += 1
     }
 
@@ -30,9 +34,11 @@ extension Engine {
         }
     }
 
-    /// A departed app registers again: a new session with the new capabilities.
-    mutating func reuseDepartedSession(_ index: Int, capabilities: AppCapabilities) {
+    /// A new app takes a free slot: a new session with its capabilities.
+    mutating func reuseFreeSlot(_ index: Int, for app: AppID, capabilities: AppCapabilities) {
         replaceSession(index, with: SessionRecord(capabilities: capabilities))
+        appIDs[index] = app
+        indexByApp[app] = index
         departedCount -= 1
     }
 
@@ -47,8 +53,5 @@ extension Engine {
     }
 
     /// Whether the app is registered and its process has not departed.
-    public func isPresent(_ app: AppID) -> Bool {
-        guard let index = indexByApp[app] else { return false }
-        return !sessions[index].hasDeparted
-    }
+    public func isPresent(_ app: AppID) -> Bool { indexByApp[app] != nil }
 }

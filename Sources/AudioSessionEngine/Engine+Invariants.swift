@@ -52,6 +52,13 @@ extension Engine {
                 found.append("departure: \(appIDs[index]) departed but is still active or interrupted")
             }
         }
+        // Departures free their slot: every slot is an app present or free, never both.
+        let free = Set(freeSlots)
+        if free.count != freeSlots.count || free.count != departedCount || indexByApp.count + free.count != sessions.count
+            || free.contains(where: { !sessions[$0].hasDeparted || !appIDs[$0].rawValue.isEmpty })
+        {
+            found.append("departure: the free session slots are out of step with the apps present")
+        }
         // RT9, A8: an owner exactly when an active session takes part in arbitration.
         if (routingOwner == nil) != !activeSessions.contains(where: { sessions[$0].takesPartInArbitration }) {
             found.append("RT9: the routing owner and the active sessions disagree")

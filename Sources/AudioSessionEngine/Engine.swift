@@ -34,8 +34,12 @@ public struct Engine: Hashable, Sendable {
     var sessionsWithRoutingChoice: [Int] = []
     /// Streams of programs that do not use us, in the order they started (OA1).
     var otherAudio: [OtherAudioRecord] = []
-    /// How many sessions belong to departed apps (`Step.departure`), who are told nothing.
+    /// How many session slots are free: their app departed (`Step.departure`), and the next app
+    /// to register takes one, so the engine's size follows the apps present, not every app that
+    /// ever came (issue 18, "history costs nothing"). A free slot's app id is empty.
     var departedCount = 0
+    /// The free slots, the most recently freed last.
+    var freeSlots: [Int] = []
 
     /// A device of the given profile with no apps, volume 1, unlocked, switch off (SPEC §9.1).
     public init(profile: DeviceProfile = .iphone, duckLevel: Double = 0.2) {
@@ -52,11 +56,9 @@ public struct Engine: Hashable, Sendable {
     /// - Throws: `SessionError` -50 if the app id is empty or already registered.
     public mutating func register(_ app: AppID, capabilities: AppCapabilities = []) throws(SessionError) {
         guard !app.rawValue.isEmpty else { throw SessionError(.badParam, "app ids must not be empty") }
-        if let index = indexByApp[app] {
-            guard sessions[index].hasDeparted else {
-                throw SessionError(.badParam, "app \(app) is already registered")
-            }
-            return reuseDepartedSession(index, capabilities: capabilities)
+        guard indexByApp[app] == nil else { throw SessionError(.badParam, "app \(app) is already registered") }
+        if let index = freeSlots.popLast() {
+            return reuseFreeSlot(index, for: app, capabilities: capabilities)
         }
         let index = sessions.count
         sessions.append(SessionRecord(capabilities: capabilities))
@@ -65,8 +67,8 @@ public struct Engine: Hashable, Sendable {
         routeGroups.insert(index, sessions[index].routingConfig)
     }
 
-    /// Every registered app, in registration order.
-    public var apps: [AppID] { appIDs }
+    /// Every app present (registered and not departed), in the order of their session slots.
+    public var apps: [AppID] { departedCount == 0 ? appIDs : appIDs.filter { !$0.rawValue.isEmpty } }
 
     /// Apps whose session is active, oldest activation first.
     public var activeApps: [AppID] { activeSessions.map { appIDs[$0] } }
@@ -94,18 +96,14 @@ public struct Engine: Hashable, Sendable {
     private mutating func perform(_ step: Step, _ context: inout StepContext) throws(SessionError) {
         switch step {
         case .app(let app, let call):
-            guard let index = indexByApp[app], !sessions[index].hasDeparted else {
-                throw SessionError(.badParam, "app \(app) is not registered")
-            }
+            guard let index = indexByApp[app] else { throw SessionError(.badParam, "app \(app) is not registered") }
             try perform(call, index, &context)
         case .system(let event):
             try perform(event, &context)
         case .recordPermissionAnswer(let app, let granted):
             try answerRecordPermission(app, granted: granted, &context)
         case .departure(let app):
-            guard let index = indexByApp[app], !sessions[index].hasDeparted else {
-                throw SessionError(.badParam, "app \(app) is not registered")
-            }
+            guard let index = indexByApp[app] else { throw SessionError(.badParam, "app \(app) is not registered") }
             depart(index, &context)
         }
     }

@@ -1,4 +1,4 @@
-internal import AudioSessionEngine
+import AudioSessionEngine
 import AudioSessionModel
 
 /// What a scenario drives: the arbiter and one client per app. In-process today; the same

@@ -67,7 +67,29 @@ import Testing
         h.call("memo", .requestRecordPermission)
         h.step(.recordPermissionAnswer("memo", granted: true))
         h.step(.departure("memo"))
+        // The session is freed; the permission is device state (P1) and comes back with the app.
+        #expect(h.engine.status(of: "memo") == nil)
+        #expect(h.engine.settings.recordPermissions["memo"] == .granted)
+        try h.engine.register("memo")
         #expect(h.status("memo").recordPermission == .granted)
+    }
+
+    @Test("History costs nothing: a departed app's session slot is freed and taken by the next app")
+    func departuresFreeTheirSlots() throws {
+        var h = try Harness(apps: [("music", [.backgroundAudio])])
+        for round in 0..<1_000 {
+            let app = AppID("visitor-\(round)")
+            try h.engine.register(app)
+            h.call(app, .setCategory(.playback, options: .mixWithOthers))
+            h.call(app, .setActive(true))
+            h.step(.departure(app))
+        }
+        #expect(h.engine.sessions.count == 2)  // music and one slot, reused 1,000 times
+        #expect(h.engine.apps == ["music"])
+        #expect(h.engine.invariantViolations.isEmpty)
+        // A notification to every app reaches the apps present only.
+        let volume = h.system(.outputVolume(0.5))
+        #expect(volume.notifications.map(\.app) == ["music"])
     }
 
     @Test func settingsSurviveIntoANewEngineAndBadOnesChangeNothing() throws {

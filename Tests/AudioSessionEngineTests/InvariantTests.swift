@@ -24,7 +24,7 @@ struct InvariantTests {
         await propertyCheck(count: 200, input: Self.sequences) { values in
             RandomSteps.replay(values) { _, _, _, engine in
                 for (app, _) in RandomSteps.apps {
-                    let status = engine.status(of: app)!
+                    guard let status = engine.status(of: app) else { continue }  // departed: freed
                     guard status.isActive, status.category.hasOutput, status.outputGain != 0 else { continue }
                     let ducker = engine.activeSessions.contains {
                         engine.appIDs[$0] != app && engine.sessions[$0].options.contains(.duckOthers)
@@ -61,8 +61,9 @@ struct InvariantTests {
                     }
                 }
                 // An app reactivating is no longer interrupted (I5) and its hint starts afresh.
-                for app in interrupted where engine.status(of: app)!.isActive { interrupted.remove(app) }
-                for app in hinted where !engine.status(of: app)!.isActive { hinted.remove(app) }
+                // A departed app's session is gone with everything it was told.
+                for app in interrupted where engine.status(of: app)?.isActive ?? true { interrupted.remove(app) }
+                for app in hinted where !(engine.status(of: app)?.isActive ?? false) { hinted.remove(app) }
             }
         }
     }
@@ -110,7 +111,7 @@ struct InvariantTests {
             RandomSteps.replay(values) { engineBefore, step, outcome, engine in
                 guard step != .system(.mediaServicesReset), step != .system(.wake), outcome.error == nil else { return }
                 // A departed app is told nothing: it has no process left to tell.
-                for app in engine.apps where engine.isPresent(app) {
+                for app in engine.apps where engineBefore.isPresent(app) {
                     let before = engineBefore.status(of: app)!.currentRoute
                     let after = engine.status(of: app)!.currentRoute
                     let changes = outcome.notifications(of: app).compactMap { notification -> (Route, Route)? in

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionEngine
 import AudioSessionMedia
 import AudioSessionRuntime
 import Foundation

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionEngine
 import AudioSessionRuntime
 import Foundation
 import Logging
