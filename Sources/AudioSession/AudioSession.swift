@@ -43,11 +43,16 @@ public final class AudioSession: Sendable {
     let eventQueue = DispatchQueue(label: "audiosession.events")
 
     /// The session of this process, connected as `AudioSessionTransport.fromEnvironment` says.
-    /// Its app id is `AUDIOSESSION_APP_ID` or the process name; its capabilities
+    /// Its app id is `AUDIOSESSION_APP_ID` or the process name (each character an app id may
+    /// not hold, `AppID.allowedCharacters`, made `_`); its capabilities
     /// `AUDIOSESSION_CAPABILITIES` (comma-separated `background-audio`, `now-playing`).
     public static let shared: AudioSession = {
         let environment = ProcessInfo.processInfo.environment
-        let app = environment["AUDIOSESSION_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? ProcessInfo.processInfo.processName
+        let processName = String(
+            ProcessInfo.processInfo.processName.unicodeScalars.prefix(255).map { scalar -> Character in
+                AppID(String(scalar)).problem == nil ? Character(scalar) : "_"
+            })
+        let app = environment["AUDIOSESSION_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? processName
         var capabilities: AppCapabilities = []
         for word in (environment["AUDIOSESSION_CAPABILITIES"] ?? "").split(separator: ",") {
             if word == "background-audio" { capabilities.insert(.backgroundAudio) }

@@ -10,33 +10,63 @@ import Glibc
 #endif
 
 /// One client socket: frames in, arbiter calls, frames out. The first message must be a
-/// hello; a malformed or oversized frame gets a `closing` message and the connection is
-/// closed, leaving the daemon and every other client alone.
+/// hello, welcomed within `DaemonLimits.helloTimeout`, in a frame of at most
+/// `preWelcomeFrame` bytes; a malformed or oversized frame gets a `closing` message and the
+/// connection is closed, leaving the daemon and every other client alone. Connections are
+/// counted per uid (`ConnectionGate`); warnings about a peer are rate-limited.
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let arbiter: Arbiter
     private let logger: Logger
-    private var decoder = FrameDecoder()
+    private let limits: DaemonLimits
+    private let gate: ConnectionGate
+    private let warnings: WarningLimiter
+    private var decoder: FrameDecoder
     private var peer = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+    private var admitted = false
     private var connection: Arbiter.ConnectionID?
     private var closing = false
+    private var helloTimer: Scheduled<Void>?
     private let outbox: LoopOutbox
+    /// Called when the connection does something (the daemon trims its memory after activity).
+    private let activity: @Sendable () -> Void
 
-    init(arbiter: Arbiter, logger: Logger, outbox: LoopOutbox) {
+    init(
+        arbiter: Arbiter, logger: Logger, outbox: LoopOutbox, limits: DaemonLimits, gate: ConnectionGate,
+        warnings: WarningLimiter, activity: @escaping @Sendable () -> Void
+    ) {
         self.arbiter = arbiter
         self.logger = logger
         self.outbox = outbox
+        self.limits = limits
+        self.gate = gate
+        self.warnings = warnings
+        self.activity = activity
+        decoder = FrameDecoder(maximumSize: limits.preWelcomeFrame)
     }
 
     func channelActive(context: ChannelHandlerContext) {
         // On the channel's own loop the option is read at once, before any byte arrives.
         Self.credentials(of: context.channel)?.assumeIsolated().whenSuccess { self.peer = $0 }
+        if let refusal = gate.admit(peer.uid) {
+            warn("refused a connection", kind: "limit", ["reason": "\(refusal)"])
+            close(context, SessionError(.badParam, "too many connections: \(refusal)"))
+        } else {
+            admitted = true
+            let timeout = limits.helloTimeout
+            helloTimer = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(timeout * 1000))) {
+                guard self.connection == nil, !self.closing else { return }
+                self.warn("closed a connection that sent no hello", kind: "hello", ["timeout": "\(timeout) s"])
+                self.close(context, SessionError(.badParam, "no hello within \(timeout) s"))
+            }
+        }
         context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
+        activity()
         let buffer = unwrapInboundIn(data)
         decoder.append(buffer.readableBytesView)
         do {
@@ -44,7 +74,7 @@ final class ConnectionHandler: ChannelInboundHandler {
                 try handle(ClientMessage(decoding: payload), context)
             }
         } catch {
-            logger.warning("malformed frame; closing the connection", metadata: ["peer": "\(peer)", "error": "\(error)"])
+            warn("malformed frame; closing the connection", kind: "malformed", ["error": "\(error)"])
             close(context, SessionError(.badParam, "malformed frame: \(error)"))
         }
     }
@@ -55,9 +85,11 @@ final class ConnectionHandler: ChannelInboundHandler {
             switch arbiter.connect(hello, peer: peer, sink: ChannelSink(channel: context.channel, outbox: outbox)) {
             case .success(let id):
                 connection = id
+                helloTimer?.cancel()
+                decoder.maximumSize = Frame.maximumSize  // welcomed: full-size frames from now on
                 send(.welcome(version: ProtocolVersion.current, daemonPID: getpid()), context)
             case .failure(let error):
-                logger.warning("refused a hello", metadata: ["peer": "\(peer)", "error": "\(error)"])
+                warn("refused a hello", kind: "hello", ["error": "\(error)"])
                 close(context, error)
             }
         case (.request(let id, let request), .some(let connection)):
@@ -70,6 +102,12 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        activity()
+        helloTimer?.cancel()
+        if admitted {
+            gate.release(peer.uid)
+            admitted = false
+        }
         // Deferred: a write the arbiter makes under its lock can close a dead channel
         // synchronously, and the arbiter's lock is not reentrant.
         if let connection {
@@ -85,6 +123,15 @@ final class ConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
+    /// A warning about this peer, at most once per interval per kind and uid.
+    private func warn(_ message: Logger.Message, kind: String, _ metadata: Logger.Metadata) {
+        guard let held = warnings.allow("\(kind):\(peer.uid)") else { return }
+        var metadata = metadata
+        metadata["peer"] = "\(peer)"
+        if held > 0 { metadata["like-this-since-the-last"] = "\(held)" }
+        logger.warning(message, metadata: metadata)
+    }
+
     private func send(_ message: ServerMessage, _ context: ChannelHandlerContext) {
         outbox.send(ByteBuffer.frame(message), to: context.channel)
     }
@@ -95,7 +142,6 @@ final class ConnectionHandler: ChannelInboundHandler {
         outbox.send(ByteBuffer.frame(.closing(error)), to: channel)
         context.eventLoop.execute { channel.close(promise: nil) }  // after the write above
     }
-
     /// SO_PEERCRED, read into our own layout of `struct ucred` (Glibc's is not imported).
     static func credentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials>? {
         struct UCred {

@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import Synchronization
 
@@ -19,11 +20,15 @@ final class LoopOutbox: Sendable {
     static let slowConsumerLimit = 1 << 20
 
     let eventLoop: any EventLoop
+    private let logger: Logger
     private let queue = Mutex<[(channel: any Channel, buffer: ByteBuffer)]>([])
     /// Channels written on the loop and not yet flushed.
     private let unflushed = Mutex<[any Channel]>([])
 
-    init(eventLoop: any EventLoop) { self.eventLoop = eventLoop }
+    init(eventLoop: any EventLoop, logger: Logger) {
+        self.eventLoop = eventLoop
+        self.logger = logger
+    }
 
     func send(_ buffer: ByteBuffer, to channel: any Channel) {
         if eventLoop.inEventLoop {
@@ -77,6 +82,9 @@ extension LoopOutbox {
     /// Writes unless the connection already holds more than the limit unsent (it is then closed).
     private func write(_ buffer: ByteBuffer, to channel: any Channel) {
         guard channel.isWritable else {
+            if channel.isActive {
+                logger.info("closed a connection that stopped reading (more than 1 MiB unsent)")
+            }
             channel.close(promise: nil)
             return
         }
@@ -88,11 +96,14 @@ extension LoopOutbox {
 struct LoopOutboxes: Sendable {
     private let outboxes: [LoopOutbox]
 
-    init(group: any EventLoopGroup) {
-        outboxes = group.makeIterator().map { LoopOutbox(eventLoop: $0) }
+    private let logger: Logger
+
+    init(group: any EventLoopGroup, logger: Logger) {
+        self.logger = logger
+        outboxes = group.makeIterator().map { LoopOutbox(eventLoop: $0, logger: logger) }
     }
 
     func outbox(for loop: any EventLoop) -> LoopOutbox {
-        outboxes.first { $0.eventLoop === loop } ?? LoopOutbox(eventLoop: loop)
+        outboxes.first { $0.eventLoop === loop } ?? LoopOutbox(eventLoop: loop, logger: logger)
     }
 }

@@ -17,14 +17,22 @@ public final class SocketServer: Sendable {
     /// Binds the Unix socket at `path` (after `SocketPath.prepare`), mode 0600.
     /// - Throws: `SocketPathError` or NIO's bind error.
     public static func start(
-        path: String, arbiter: Arbiter, logger: Logger,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        path: String, arbiter: Arbiter, logger: Logger, limits: DaemonLimits = DaemonLimits(),
+        activity: @escaping @Sendable () -> Void = {}, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> SocketServer {
         try SocketPath.prepare(path)
         raisePriority(of: group, logger: logger)
-        let outboxes = LoopOutboxes(group: group)
+        let outboxes = LoopOutboxes(group: group, logger: logger)
+        let gate = ConnectionGate(limits: limits)
+        let warnings = WarningLimiter(interval: limits.warningInterval)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
+            // Out of descriptors, accepting pauses a moment instead of failing in a busy loop.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptPause(logger: logger, warnings: warnings))
+                }
+            }
             // A client that stops reading: its unsent messages may grow to the high mark, then
             // the connection is closed (LoopOutbox), as if the app had gone.
             .childChannelOption(
@@ -34,7 +42,9 @@ public final class SocketServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        ConnectionHandler(arbiter: arbiter, logger: logger, outbox: outboxes.outbox(for: channel.eventLoop)))
+                        ConnectionHandler(
+                            arbiter: arbiter, logger: logger, outbox: outboxes.outbox(for: channel.eventLoop), limits: limits,
+                            gate: gate, warnings: warnings, activity: activity))
                 }
             }
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false)

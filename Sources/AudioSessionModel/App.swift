@@ -7,6 +7,30 @@ public struct AppID: Hashable, Sendable, Comparable, CustomStringConvertible, Ex
 
     public var description: String { rawValue }
     public static func < (lhs: AppID, rhs: AppID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The characters an app id may hold: ASCII letters and digits and `. _ - : @ +`, 1 to 255
+    /// of them. Nothing else, so an id cannot spoof a log line or a status listing (no controls,
+    /// no bidirectional overrides such as U+202E, no line separators such as U+2028 or U+0085).
+    public static let allowedCharacters = "A–Z a–z 0–9 . _ - : @ +"
+
+    /// Why this id is not a valid app id, or `nil` when it is (`allowedCharacters`).
+    public var problem: String? {
+        guard !rawValue.isEmpty else { return "an app id must not be empty" }
+        guard rawValue.utf8.count <= 255 else {
+            return "an app id is at most 255 characters (this one has \(rawValue.utf8.count) bytes)"
+        }
+        for (offset, scalar) in rawValue.unicodeScalars.enumerated() {
+            let allowed =
+                ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+                || "._-:@+".unicodeScalars.contains(scalar)
+            if !allowed {
+                let code = String(scalar.value, radix: 16, uppercase: true)
+                return
+                    "an app id is made of \(Self.allowedCharacters); U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) at position \(offset + 1) is not allowed"
+            }
+        }
+        return nil
+    }
 }
 
 /// Capabilities an app declares, fixed for its life (SPEC §0).

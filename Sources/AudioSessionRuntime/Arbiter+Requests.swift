@@ -77,6 +77,7 @@ extension Arbiter {
         }
         apps.sort { $0.app < $1.app }
         return DeviceSnapshot(device: state.engine.deviceStatus, apps: apps, violations: state.engine.invariantViolations)
+            .fittingOneFrame()  // no reply exceeds a frame, however many apps
     }
 
     /// P1, HW7: writes the settings when a step changed them (`nil`: always compare).

@@ -106,12 +106,12 @@ public final class Arbiter: Sendable {
         }
         return state.withLock { state -> Result<ConnectionID, SessionError> in
             if case .app(let app, let capabilities) = hello.role {
+                if let problem = Self.problem(with: app) { return .failure(problem) }  // before it is logged
                 if let existing = state.connectionByApp[app], let other = state.connections[existing] {
                     logger.warning(
                         "refused a second connection for app \(app)", metadata: ["peer": "\(peer)", "connected": "\(other.peer)"])
                     return .failure(SessionError(.badParam, "app \(app) is already connected (\(other.peer))"))
                 }
-                if let problem = Self.problem(with: app) { return .failure(problem) }
                 do throws(SessionError) { try state.engine.register(app, capabilities: capabilities) } catch {
                     return .failure(error)
                 }
@@ -151,13 +151,9 @@ public final class Arbiter: Sendable {
         }
     }
 
-    /// App ids are 1…255 bytes without control characters.
+    /// App ids are 1…255 characters of `AppID.allowedCharacters`.
     static func problem(with app: AppID) -> SessionError? {
-        let bytes = app.rawValue.utf8
-        guard bytes.count <= 255, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
-            return SessionError(.badParam, "an app id must be 1 to 255 bytes without control characters")
-        }
-        return nil
+        app.problem.map { SessionError(.badParam, $0) }
     }
 }
 

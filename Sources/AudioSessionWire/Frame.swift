@@ -20,7 +20,8 @@ public enum Frame {
 public struct FrameDecoder: Sendable {
     private var buffer: [UInt8] = []
     private var start = 0
-    private let maximumSize: Int
+    /// The largest payload accepted; the daemon raises it once a connection is welcomed.
+    public var maximumSize: Int
 
     public init(maximumSize: Int = Frame.maximumSize) { self.maximumSize = maximumSize }
 

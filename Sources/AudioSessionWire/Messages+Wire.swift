@@ -125,6 +125,7 @@ extension WireWriter {
             write(snapshot.device)
             write(snapshot.apps) { $0.write($1) }
             write(snapshot.violations) { $0.write($1) }
+            write(UInt32(clamping: snapshot.omittedApps))
         }
     }
 
@@ -177,7 +178,8 @@ extension WireReader {
             let device = try readDeviceStatus()
             let apps = try readArray("apps") { r throws(WireError) in try r.readAppSnapshot() }
             let violations = try readArray("violations") { r throws(WireError) in try r.readString("violation") }
-            return .device(DeviceSnapshot(device: device, apps: apps, violations: violations))
+            let omitted = Int(try readUInt32("omitted apps"))
+            return .device(DeviceSnapshot(device: device, apps: apps, violations: violations, omittedApps: omitted))
         }
     }
 

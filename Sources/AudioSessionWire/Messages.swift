@@ -93,11 +93,36 @@ public struct DeviceSnapshot: Hashable, Sendable {
     public var apps: [AppSnapshot]
     /// The engine's broken invariants (`Engine.invariantViolations`); empty when healthy.
     public var violations: [String]
+    /// Apps left out so that the reply fits one frame (`fittingOneFrame()`).
+    public var omittedApps: Int
 
-    public init(device: DeviceStatus, apps: [AppSnapshot], violations: [String] = []) {
+    public init(device: DeviceStatus, apps: [AppSnapshot], violations: [String] = [], omittedApps: Int = 0) {
         self.device = device
         self.apps = apps
         self.violations = violations
+        self.omittedApps = omittedApps
+    }
+
+    /// The snapshot cut to fit one frame with room to spare: apps past the budget are left out
+    /// and counted in `omittedApps`, and at most 100 violations are listed, so the device status
+    /// of a daemon with tens of thousands of apps stays readable.
+    public func fittingOneFrame(budget: Int = Frame.maximumSize - 65_536) -> DeviceSnapshot {
+        var writer = WireWriter()
+        writer.write(device)
+        let kept = Array(violations.prefix(100))
+        writer.write(kept) { $0.write($1) }
+        var used = writer.bytes.count + 16
+        var fitting: [AppSnapshot] = []
+        fitting.reserveCapacity(apps.count)
+        for app in apps {
+            var one = WireWriter()
+            one.write(app)
+            used += one.bytes.count
+            guard used <= budget else { break }
+            fitting.append(app)
+        }
+        return DeviceSnapshot(
+            device: device, apps: fitting, violations: kept, omittedApps: omittedApps + apps.count - fitting.count)
     }
 }
 

@@ -17,7 +17,7 @@ enum StatusPrinter {
         lines.append("outputs " + list(device.outputs))
         lines.append("routing owner " + (device.routingOwner?.rawValue ?? "-"))
         lines.append("system sessions " + (systemSessions.isEmpty ? "-" : systemSessions))
-        lines.append("apps \(snapshot.apps.count)")
+        lines.append("apps \(snapshot.apps.count + snapshot.omittedApps)")
         for app in snapshot.apps {
             var flags: [String] = [app.isActive ? "active" : "inactive"]
             if app.isInterrupted { flags.append("interrupted") }
@@ -27,6 +27,7 @@ enum StatusPrinter {
                 "  \(app.app)  pid \(app.pid)  \(app.category)/\(app.mode) [\(app.options)]  \(flags.joined(separator: ","))"
                     + "  gain \(app.outputGain)  route \(app.route)")
         }
+        if snapshot.omittedApps > 0 { lines.append("  … and \(snapshot.omittedApps) more (left out to fit one reply)") }
         lines.append("other audio \(device.otherAudio.count)")
         for stream in device.otherAudio {
             let name = stream.audio.name.isEmpty ? "" : "  \(stream.audio.name)"
@@ -56,6 +57,7 @@ enum StatusPrinter {
             "routingOwner": device.routingOwner?.rawValue ?? NSNull(),
             "systemSessions": device.systemSessions.map(\.description),
             "invariantViolations": snapshot.violations,
+            "omittedApps": snapshot.omittedApps,
             "otherAudio": device.otherAudio.map { stream -> [String: Any] in
                 [
                     "id": stream.audio.id, "name": stream.audio.name, "role": stream.audio.role ?? NSNull(),

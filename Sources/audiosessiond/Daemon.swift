@@ -7,6 +7,7 @@ import FoundationEssentials
 import Logging
 import PulseBackend
 import ServiceLifecycle
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc
@@ -55,9 +56,30 @@ struct Daemon: AsyncParsableCommand {
     @Option(help: "Log level.")
     var logLevel: Logger.Level = .info
 
+    @Option(help: "Seconds a connection has to say hello before it is closed.")
+    var helloTimeout: Double = DaemonLimits().helloTimeout
+
+    @Option(help: "Connections open at once, in all.")
+    var maxConnections: Int = DaemonLimits().connections
+
+    @Option(help: "Connections open at once per uid.")
+    var maxConnectionsPerUid: Int = DaemonLimits().connectionsPerUID
+
     func validate() throws {
         if pulseServer != nil, backend != .pulse { throw ValidationError("--pulse-server needs --backend pulse") }
         guard (0...1).contains(duckLevel) else { throw ValidationError("--duck-level must be within 0…1, not \(duckLevel)") }
+        guard helloTimeout > 0 else { throw ValidationError("--hello-timeout must be positive, not \(helloTimeout)") }
+        guard maxConnections > 0, maxConnectionsPerUid > 0 else {
+            throw ValidationError("--max-connections and --max-connections-per-uid must be at least 1")
+        }
+    }
+
+    var limits: DaemonLimits {
+        var limits = DaemonLimits()
+        limits.helloTimeout = helloTimeout
+        limits.connections = maxConnections
+        limits.connectionsPerUID = maxConnectionsPerUid
+        return limits
     }
 
     func run() async throws {
@@ -77,9 +99,11 @@ struct Daemon: AsyncParsableCommand {
             let pulse = backend == .pulse ? try PulseBackend(arbiter: arbiter, server: pulseServer, logger: logger) : nil
             if pulse == nil { arbiter.attach(SimulatedDevice()) }
             defer { pulse?.close() }
-            let service = DaemonService(socketPath: path, arbiter: arbiter, logger: logger)
+            let service = DaemonService(socketPath: path, arbiter: arbiter, logger: logger, limits: limits)
             let group = ServiceGroup(
-                configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                configuration: .init(
+                    services: [service, await HangupService(logger: logger)], gracefulShutdownSignals: UnixSignal.gracefulStops,
+                    logger: logger))
             try await group.run()
         } catch let error as StoreError {
             fail(error.message)

@@ -196,11 +196,4 @@ struct FaultTests {
         music.close()
     }
 
-    private func waitUntilListening(_ socket: String, _ daemon: ChildProcess) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while !SocketPath.isListening(socket) {
-            guard Date() < deadline, daemon.process.isRunning else { throw SessionError(.unspecified, daemon.output) }
-            usleep(2000)
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionDaemon
 import AudioSessionRuntime
 import AudioSessionWire
 import Foundation
@@ -69,7 +70,9 @@ struct SecurityTests {
     @Test("A malformed or oversized frame gets an error and a closed connection; other clients go on")
     func malformedFrames() async throws {
         let log = LogCapture()
-        let fixture = try await SocketFixture.start(logger: log.logger)
+        var limits = DaemonLimits()
+        limits.warningInterval = 0  // every warning logged (BoundsTests checks the rate limit)
+        let fixture = try await SocketFixture.start(logger: log.logger, limits: limits)
         defer { Task { await fixture.stop() } }
         let bystander = AudioSession(appID: "music", transport: fixture.transport)
         try bystander.setCategory(.playback)

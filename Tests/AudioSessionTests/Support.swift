@@ -35,10 +35,13 @@ struct SocketFixture {
     var socketPath: String { server.path }
     var transport: AudioSessionTransport { .daemon(socketPath: socketPath) }
 
-    static func start(profile: DeviceProfile = .iphone, logger: Logger = .quiet) async throws -> SocketFixture {
+    static func start(
+        profile: DeviceProfile = .iphone, logger: Logger = .quiet, limits: DaemonLimits = DaemonLimits()
+    ) async throws -> SocketFixture {
         let directory = TemporaryDirectory()
         let arbiter = try Arbiter(configuration: .init(profile: profile), logger: logger)
-        let server = try await SocketServer.start(path: directory.path + "/socket", arbiter: arbiter, logger: logger)
+        let server = try await SocketServer.start(
+            path: directory.path + "/socket", arbiter: arbiter, logger: logger, limits: limits)
         return SocketFixture(directory: directory, arbiter: arbiter, server: server)
     }
 
@@ -199,4 +202,42 @@ final class LogCapture: Sendable {
             capture.append(Entry(level: event.level, message: "\(event.message)", metadata: all.mapValues { "\($0)" }))
         }
     }
+}
+
+/// Waits (bounded, 20 s) until a child daemon listens; throws with its output if it died.
+func waitUntilListening(_ socket: String, _ daemon: ChildProcess) throws {
+    let deadline = Date().addingTimeInterval(20)
+    while !SocketPath.isListening(socket) {
+        guard Date() < deadline, daemon.process.isRunning else { throw SessionError(.unspecified, daemon.output) }
+        usleep(2000)
+    }
+}
+
+/// A process's CPU time so far, in clock ticks (user + system, /proc/PID/stat).
+func cpuTicks(of pid: Int32) -> Int? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let end = stat.lastIndex(of: ")")
+    else { return nil }
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+    return user + system
+}
+
+/// How often each thread of a process was switched in so far (voluntary and not), by thread
+/// id, from /proc/PID/task/*/status: each wake-up of a thread counts one.
+func contextSwitches(of pid: Int32) -> [String: Int] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    var switches: [String: Int] = [:]
+    for task in tasks {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { continue }
+        for line in status.split(separator: "\n") where line.contains("ctxt_switches") {
+            switches[task, default: 0] += Int(line.split(separator: "\t").last ?? "") ?? 0
+        }
+    }
+    return switches
+}
+
+/// The wake-ups between two `contextSwitches` readings (a thread born meanwhile counts in full).
+func wakeUps(from before: [String: Int], to after: [String: Int]) -> Int {
+    after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }
 }

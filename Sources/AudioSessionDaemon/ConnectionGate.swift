@@ -1,0 +1,65 @@
+import Synchronization
+
+/// Counts open connections, in all and per uid, against `DaemonLimits`.
+final class ConnectionGate: Sendable {
+    private struct Counts {
+        var total = 0
+        var byUID: [UInt32: Int] = [:]
+    }
+
+    private let limits: DaemonLimits
+    private let counts = Mutex(Counts())
+
+    init(limits: DaemonLimits) { self.limits = limits }
+
+    /// Admits one more connection of `uid`, or says which limit it would pass.
+    func admit(_ uid: UInt32) -> String? {
+        counts.withLock { counts in
+            if counts.total >= limits.connections {
+                return "the daemon has \(limits.connections) connections open, its limit"
+            }
+            let mine = counts.byUID[uid, default: 0]
+            if mine >= limits.connectionsPerUID {
+                return "uid \(uid) has \(limits.connectionsPerUID) connections open, the limit per uid"
+            }
+            counts.total += 1
+            counts.byUID[uid] = mine + 1
+            return nil
+        }
+    }
+
+    func release(_ uid: UInt32) {
+        counts.withLock { counts in
+            counts.total -= 1
+            let left = counts.byUID[uid, default: 1] - 1
+            counts.byUID[uid] = left > 0 ? left : nil
+        }
+    }
+
+    /// Open connections (for tests and status).
+    var open: Int { counts.withLock { $0.total } }
+}
+
+/// Lets a warning about a key (a kind of trouble and a uid) through at most once per interval,
+/// so a hostile peer cannot flood the log; the count of those held back goes with the next one.
+final class WarningLimiter: Sendable {
+    private let interval: Duration
+    private let last = Mutex<[String: (at: ContinuousClock.Instant, held: Int)]>([:])
+
+    init(interval: Double) { self.interval = .milliseconds(Int64(interval * 1000)) }
+
+    /// `nil` to stay quiet, else how many were held back since the last one let through.
+    func allow(_ key: String) -> Int? {
+        let now = ContinuousClock.now
+        return last.withLock { last -> Int? in
+            if let previous = last[key], now - previous.at < interval {
+                last[key] = (previous.at, previous.held + 1)
+                return nil
+            }
+            if last.count > 4096 { last = last.filter { now - $0.value.at < interval } }  // bounded
+            let held = last[key]?.held ?? 0
+            last[key] = (now, 0)
+            return held
+        }
+    }
+}
