@@ -19,15 +19,18 @@ final class SocketConnection: SessionConnection {
     }
 
     private let fd: Int32
+    /// Seconds a handshake or a reply may take before the call fails with `msrv`.
+    private let timeout: Double
     private let state = Mutex(State())
     private let writeLock = Mutex(())
     private let handlers: ConnectionHandlers
 
     /// Connects, says hello and waits for the welcome.
     /// - Throws: `msrv` when no daemon listens at `path`; the daemon's error when it refuses the hello.
-    init(path: String, hello: Hello, handlers: ConnectionHandlers) throws(SessionError) {
+    init(path: String, hello: Hello, handlers: ConnectionHandlers, timeout: Double) throws(SessionError) {
         self.handlers = handlers
-        let (fd, received) = try Self.handshake(path, hello)
+        self.timeout = timeout
+        let (fd, received) = try Self.handshake(path, hello, timeout: timeout)
         self.fd = fd
         let reader = Thread { [self] in readLoop(received) }
         reader.name = "audiosession-reader"
@@ -39,16 +42,22 @@ final class SocketConnection: SessionConnection {
     deinit { Glibc.close(fd) }
 
     /// Opens the socket and exchanges hello and welcome; closes the socket on failure.
-    private static func handshake(_ path: String, _ hello: Hello) throws(SessionError) -> (Int32, FramedSocket) {
+    private static func handshake(_ path: String, _ hello: Hello, timeout: Double) throws(SessionError) -> (Int32, FramedSocket) {
+        try checkOwner(of: path)
         let fd = try open(path)
         var socket = FramedSocket(fd: fd)
         do throws(SessionError) {
             try write(fd, ClientMessage.hello(hello).encoded())
             let welcome: ServerMessage
+            socket.setReceiveTimeout(timeout)
+            defer { socket.setReceiveTimeout(0) }  // the reader thread waits for ever
             do {
                 welcome = try socket.receive()
             } catch .malformed(let error) {
                 throw SessionError(.mediaServicesFailed, "the daemon sent a malformed message: \(error)")
+            } catch .timedOut {
+                throw SessionError(
+                    .mediaServicesFailed, "MS1: the daemon at \(path) did not answer the hello within \(timeout) s")
             } catch {
                 throw SessionError(.mediaServicesFailed, "MS1: the daemon closed the connection")
             }
@@ -80,7 +89,11 @@ final class SocketConnection: SessionConnection {
             _ = state.withLock { $0.waiting.removeValue(forKey: id) }
             throw error
         }
-        return try slot.wait()
+        guard let reply = try slot.wait(timeout: timeout) else {
+            _ = state.withLock { $0.waiting.removeValue(forKey: id) }  // a late reply is dropped
+            throw SessionError(.mediaServicesFailed, "MS1: the daemon did not answer within \(timeout) s")
+        }
+        return reply
     }
 
     func flush() throws(SessionError) {
@@ -111,6 +124,22 @@ final class SocketConnection: SessionConnection {
         }
         for slot in waiting { slot.fulfill(.failure(error)) }
         if !onPurpose { handlers.lost() }
+    }
+
+    /// A socket found in a shared place (the `/tmp` fallback) may have been made by anyone: it
+    /// is trusted only if it and its directory belong to this user or to root.
+    private static func checkOwner(of path: String) throws(SessionError) {
+        let me = geteuid()
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        for (what, place) in [("socket", path), ("socket's directory", directory.isEmpty ? "." : directory)] {
+            var info = stat()
+            guard lstat(place, &info) == 0 else { continue }  // connect says what is missing
+            guard info.st_uid == me || info.st_uid == 0 else {
+                throw SessionError(
+                    .mediaServicesFailed,
+                    "MS1: the \(what) \(place) belongs to uid \(info.st_uid), not to you (uid \(me)) or root: not trusted")
+            }
+        }
     }
 
     private static func open(_ path: String) throws(SessionError) -> Int32 {
@@ -149,8 +178,9 @@ final class ReplySlot: Sendable {
         semaphore.signal()
     }
 
-    func wait() throws(SessionError) -> Reply {
-        semaphore.wait()
+    /// The reply, or `nil` when none came within `seconds`.
+    func wait(timeout seconds: Double) throws(SessionError) -> Reply? {
+        guard semaphore.wait(timeout: .now() + seconds) == .success else { return nil }
         return try result.withLock { $0! }.get()
     }
 }

@@ -8,7 +8,7 @@ import Logging
 public struct AudioSessionTransport: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
         case inProcess(Arbiter)
-        case socket(String)
+        case socket(String, timeout: Double)
     }
 
     let kind: Kind
@@ -16,8 +16,17 @@ public struct AudioSessionTransport: Sendable, CustomStringConvertible {
     /// An arbiter in this process (tests, tools, several apps in one process).
     public static func inProcess(_ arbiter: Arbiter) -> AudioSessionTransport { .init(kind: .inProcess(arbiter)) }
 
-    /// The daemon listening at `socketPath`.
-    public static func daemon(socketPath: String) -> AudioSessionTransport { .init(kind: .socket(socketPath)) }
+    /// Seconds a call waits for the daemon before failing with `msrv` (MS1): 2, or
+    /// `AUDIOSESSION_TIMEOUT` when it is set.
+    public static var defaultTimeout: Double {
+        ProcessInfo.processInfo.environment["AUDIOSESSION_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? 2
+    }
+
+    /// The daemon listening at `socketPath`; a handshake or a call that gets no answer within
+    /// `timeout` seconds (a stopped or wedged daemon) fails with `msrv`.
+    public static func daemon(socketPath: String, timeout: Double = defaultTimeout) -> AudioSessionTransport {
+        .init(kind: .socket(socketPath, timeout: timeout))
+    }
 
     /// The process-wide embedded arbiter: a simulated iPhone whose record-permission prompts
     /// are granted (there is no user to ask).
@@ -37,14 +46,14 @@ public struct AudioSessionTransport: Sendable, CustomStringConvertible {
     func connect(_ hello: Hello, _ handlers: ConnectionHandlers) throws(SessionError) -> any SessionConnection {
         switch kind {
         case .inProcess(let arbiter): try InProcessConnection(arbiter: arbiter, hello: hello, handlers: handlers)
-        case .socket(let path): try SocketConnection(path: path, hello: hello, handlers: handlers)
+        case .socket(let path, let timeout): try SocketConnection(path: path, hello: hello, handlers: handlers, timeout: timeout)
         }
     }
 
     public var description: String {
         switch kind {
         case .inProcess: "in-process"
-        case .socket(let path): "daemon at \(path)"
+        case .socket(let path, _): "daemon at \(path)"
         }
     }
 }

@@ -51,8 +51,24 @@ extension Arbiter {
         return .done
     }
 
-    /// A fresh device for a scenario run; refused while apps are connected.
+    /// A fresh device for a scenario run; refused while apps are connected, and refused by a
+    /// daemon whose state is real — settings kept in a state directory (record permissions real
+    /// users gave) or a device read from a sound server — so a scenario run can never lose them.
     private func reset(_ profile: DeviceProfile, _ duckLevel: Double, _ state: inout State) -> Reply {
+        if let store = configuration.store {
+            return .failed(
+                SessionError(
+                    .badParam,
+                    "reset would replace settings kept in \(store.directory); run scenarios on a daemon without --state-dir (audiosession run --daemon starts one)"
+                ))
+        }
+        if let backend = state.backend, !backend.isSimulated {
+            return .failed(
+                SessionError(
+                    .badParam,
+                    "reset would throw away the device read from the sound server; run scenarios on a simulated daemon (audiosession run --daemon starts one)"
+                ))
+        }
         let apps = state.connectionByApp.keys.sorted()
         guard apps.isEmpty else {
             return .failed(

@@ -13,6 +13,14 @@ public protocol AudioBackend: Sendable {
     /// changes what a session's streams do without an effect). Called under the arbiter's lock,
     /// in step order: enqueue only, and never call the arbiter from here.
     func carryOut(_ effects: [DeviceEffect])
+
+    /// Whether the device is simulated (its state may be thrown away by a `reset` for a
+    /// scenario run); a real device's is not. Backends are real unless they say otherwise.
+    var isSimulated: Bool { get }
+}
+
+extension AudioBackend {
+    public var isSimulated: Bool { false }
 }
 
 /// What a step asks of the device.

@@ -14,8 +14,10 @@ public struct SettingsStore: Sendable {
     public var file: String { directory + "/state.json" }
     private var temporaryFile: String { directory + "/state.json.tmp" }
 
-    /// Opens (creating with mode 0700 if needed) a state directory.
-    /// - Throws: `StoreError` if the directory cannot be created.
+    /// Opens (creating with mode 0700 if needed) a state directory. It is checked like the
+    /// socket's directory: a real directory (not a symbolic link), owned by the daemon's user,
+    /// with no access for group or others; `state.json`, if there, is a regular file of that user.
+    /// - Throws: `StoreError` if the directory cannot be created or fails a check (named).
     public init(directory: String) throws(StoreError) {
         self.directory = directory
         do {
@@ -24,7 +26,27 @@ public struct SettingsStore: Sendable {
         } catch {
             throw StoreError("cannot create the state directory \(directory): \(error)")
         }
+        try Self.check(directory, isDirectory: true)
+        try Self.check(file, isDirectory: false)
         unlink(temporaryFile)  // a write interrupted before its rename: the old file is intact
+    }
+
+    /// A state directory or file that anyone but the daemon's user could have made or changed
+    /// is refused with what was found (the file may be missing).
+    private static func check(_ path: String, isDirectory: Bool) throws(StoreError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if !isDirectory, errno == ENOENT { return }
+            throw StoreError.system("lstat \(path)")
+        }
+        let me = geteuid()
+        let kind = info.st_mode & S_IFMT
+        let mode = String(info.st_mode & 0o7777, radix: 8)
+        let expected = isDirectory ? "a directory owned by uid \(me) with mode 0700" : "a regular file owned by uid \(me)"
+        if kind == S_IFLNK { throw StoreError("\(path) must be \(expected), not a symbolic link") }
+        guard kind == (isDirectory ? S_IFDIR : S_IFREG), info.st_uid == me, !isDirectory || info.st_mode & 0o077 == 0 else {
+            throw StoreError("\(path) must be \(expected); it is owned by uid \(info.st_uid) with mode 0\(mode)")
+        }
     }
 
     /// The saved settings; defaults when nothing was saved yet.
@@ -75,7 +97,9 @@ public struct SettingsStore: Sendable {
     }
 
     private func writeAtomically(_ bytes: [UInt8]) throws(StoreError) {
-        let fd = open(temporaryFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // Never through a link, and only a file this write creates.
+        unlink(temporaryFile)
+        let fd = open(temporaryFile, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError.system("open \(temporaryFile)") }
         var written = 0
         while written < bytes.count {

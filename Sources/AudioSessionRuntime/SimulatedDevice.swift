@@ -25,6 +25,8 @@ public final class SimulatedDevice: AudioBackend {
 
     public init() {}
 
+    public var isSimulated: Bool { true }
+
     /// What the device carries out now.
     public var mixer: Mixer { state.withLock { $0 } }
 

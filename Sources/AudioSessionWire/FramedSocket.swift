@@ -15,12 +15,15 @@ public struct FramedSocket: Sendable {
         case system(UnixSocket.Errno)
         /// The bytes are no frame or no message (`WireError`).
         case malformed(WireError)
+        /// Nothing arrived within the receive timeout (`setReceiveTimeout`).
+        case timedOut
 
         public var description: String {
             switch self {
             case .closed: "the connection closed"
             case .system(let error): "\(error)"
             case .malformed(let error): "malformed: \(error)"
+            case .timedOut: "nothing arrived in time"
             }
         }
     }
@@ -67,13 +70,20 @@ public struct FramedSocket: Sendable {
         do { return try decoder.next() } catch { throw .malformed(error) }
     }
 
-    /// One read(2) into the frame buffer (interrupted reads retried; `EAGAIN` reads nothing).
-    /// - Throws: `.closed` at the end of the stream, `.system` for a failed read.
+    /// Blocking reads give up after `seconds` with `.timedOut` (0: wait for ever).
+    public func setReceiveTimeout(_ seconds: Double) {
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// One read(2) into the frame buffer (interrupted reads retried).
+    /// - Throws: `.closed` at the end of the stream, `.timedOut` when the receive timeout
+    ///   passed, `.system` for a failed read.
     public mutating func fill() throws(Failure) {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            if count < 0, errno == EAGAIN { return }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut }
             guard count >= 0 else { throw .system(UnixSocket.Errno(errno)) }
             guard count > 0 else { throw .closed }
             decoder.append(buffer[0..<count])
