@@ -133,13 +133,13 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     private func send(_ message: ServerMessage, _ context: ChannelHandlerContext) {
-        outbox.send(ByteBuffer.frame(message), to: context.channel)
+        outbox.send(message, to: context.channel)
     }
 
     private func close(_ context: ChannelHandlerContext, _ error: SessionError) {
         closing = true
         let channel = context.channel
-        outbox.send(ByteBuffer.frame(.closing(error)), to: channel)
+        outbox.send(.closing(error), to: channel)
         context.eventLoop.execute { channel.close(promise: nil) }  // after the write above
     }
     /// SO_PEERCRED, read into our own layout of `struct ucred` (Glibc's is not imported).
@@ -162,7 +162,7 @@ struct ChannelSink: ConnectionSink {
     let outbox: LoopOutbox
 
     func send(_ message: ServerMessage) {
-        outbox.send(ByteBuffer.frame(message), to: channel)
+        outbox.send(message, to: channel)
     }
 
     func close() { channel.close(promise: nil) }

@@ -1,16 +1,13 @@
+import AudioSessionWire
 import Logging
 import NIOCore
 import Synchronization
 
 /// Writes bound for the channels of one event loop. The arbiter sends to many connections
-/// from whichever thread handles a request; writing to another loop's channel one by one
-/// would wake that loop once per message. Here messages queue per loop and one task writes
-/// them all and flushes each channel once, in the order they were sent.
-///
-/// A send made on the loop itself drains the queue first and writes at once, so a request's
-/// events and its reply keep their order on its own connection. It does not flush: sends come
-/// under the arbiter's lock, and a flush can read the socket and hand a request to the arbiter
-/// again (found by the soak). The flush is a task of its own, after the current one.
+/// under its lock, from whichever thread handles a request; here each message only queues (no
+/// encoding, no write, no flush under the arbiter's lock), and one task on the loop encodes them
+/// all, writes them in the order they were sent and flushes each channel once. A request's reply
+/// is queued after the events it caused, on the same loop, so its connection gets them first.
 ///
 /// A client that stops reading (a slow consumer) must not stall the daemon or hold its memory:
 /// once a connection has more than `slowConsumerLimit` bytes waiting, it is closed instead of
@@ -21,60 +18,31 @@ final class LoopOutbox: Sendable {
 
     let eventLoop: any EventLoop
     private let logger: Logger
-    private let queue = Mutex<[(channel: any Channel, buffer: ByteBuffer)]>([])
-    /// Channels written on the loop and not yet flushed.
-    private let unflushed = Mutex<[any Channel]>([])
+    private let queue = Mutex<[(channel: any Channel, message: ServerMessage)]>([])
 
     init(eventLoop: any EventLoop, logger: Logger) {
         self.eventLoop = eventLoop
         self.logger = logger
     }
 
-    func send(_ buffer: ByteBuffer, to channel: any Channel) {
-        if eventLoop.inEventLoop {
-            let queued = takeQueue()
-            for item in queued { write(item.buffer, to: item.channel) }
-            write(buffer, to: channel)
-            let first = unflushed.withLock { unflushed -> Bool in
-                unflushed.append(contentsOf: queued.map(\.channel))
-                unflushed.append(channel)
-                return unflushed.count == queued.count + 1
-            }
-            if first { eventLoop.execute { self.flushWritten() } }
-            return
-        }
+    func send(_ message: ServerMessage, to channel: any Channel) {
         let first = queue.withLock { queue -> Bool in
-            queue.append((channel, buffer))
+            queue.append((channel, message))
             return queue.count == 1
         }
         if first { eventLoop.execute { self.drain() } }
     }
 
-    private func takeQueue() -> [(channel: any Channel, buffer: ByteBuffer)] {
-        queue.withLock { queue in
+    /// Encodes and writes everything queued, then flushes each channel once (a task of its own:
+    /// no lock held, so a flush that reads the socket may enter the arbiter).
+    private func drain() {
+        let items = queue.withLock { queue in
             defer { queue.removeAll(keepingCapacity: true) }
             return queue
         }
-    }
-
-    /// Writes everything queued, then flushes each channel once (a task of its own: no lock held).
-    private func drain() {
-        let items = takeQueue()
-        for item in items { write(item.buffer, to: item.channel) }
-        Self.flushOnce(items.map(\.channel))
-    }
-
-    private func flushWritten() {
-        Self.flushOnce(
-            unflushed.withLock { unflushed in
-                defer { unflushed.removeAll(keepingCapacity: true) }
-                return unflushed
-            })
-    }
-
-    private static func flushOnce(_ channels: [any Channel]) {
+        for item in items { write(ByteBuffer.frame(item.message), to: item.channel) }
         var flushed = Set<ObjectIdentifier>()
-        for channel in channels.reversed() where flushed.insert(ObjectIdentifier(channel)).inserted { channel.flush() }
+        for item in items.reversed() where flushed.insert(ObjectIdentifier(item.channel)).inserted { item.channel.flush() }
     }
 }
 

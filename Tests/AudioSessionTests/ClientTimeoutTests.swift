@@ -26,6 +26,16 @@ struct ClientTimeoutTests {
         let music = AudioSession(appID: "music", transport: .daemon(socketPath: socket, timeout: 1))
         try music.setCategory(.playback)
         kill(daemon.pid, SIGSTOP)
+        // Every thread of the daemon is stopped ('T' in /proc) before the call is made.
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task")) ?? []
+        for _ in 0..<500 {
+            let states = threads.compactMap {
+                try? String(contentsOfFile: "/proc/\(daemon.pid)/task/\($0)/stat", encoding: .utf8)
+            }
+            .map { $0[$0.index(after: $0.lastIndex(of: ")")!)...].split(separator: " ").first ?? "" }
+            if states.allSatisfy({ $0 == "T" || $0 == "t" }) { break }
+            usleep(2000)
+        }
         let started = Date()
         #expect {
             _ = try music.status()
