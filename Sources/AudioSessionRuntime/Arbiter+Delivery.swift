@@ -17,7 +17,13 @@ extension Arbiter {
                 guard !state.subscribers.isEmpty else { continue }
                 let observed = ServerMessage.event(
                     .observed(sequence: sequence, time: configuration.now(), app: app, notification))
-                for id in state.subscribers { state.connections[id]?.sink.send(observed) }
+                // A subscriber that may not control the system hears only its own uid's apps.
+                let uid = state.connectionByApp[app].flatMap { state.connections[$0]?.peer.uid }
+                for id in state.subscribers {
+                    guard let subscriber = state.connections[id] else { continue }
+                    guard subscriber.peer.mayControlTheSystem || subscriber.peer.uid == uid else { continue }
+                    subscriber.sink.send(observed)
+                }
             case .outputGain(let app, let gain):
                 sink(of: app, state)?.send(.event(.outputGain(gain)))
                 device.append(.outputGain(app, gain))

@@ -20,7 +20,7 @@ extension Arbiter {
         case (.call, _), (.status, _):
             return .failed(SessionError(.badParam, "a \(client.role.name) connection has no session of its own"))
         case (.deviceStatus, .controller), (.deviceStatus, .monitor):
-            return .device(snapshot(state))
+            return .device(snapshot(state, for: client))
         case (.subscribe, .controller), (.subscribe, .monitor):
             if !state.subscribers.contains(id) { state.subscribers.append(id) }
             return .done
@@ -84,11 +84,13 @@ extension Arbiter {
         return .done
     }
 
-    /// The device and every connected app, apps by id.
-    func snapshot(_ state: State) -> DeviceSnapshot {
+    /// The device and every connected app, apps by id. A reader that may not control the
+    /// system (a monitor of an ordinary user) sees only its own uid's apps.
+    func snapshot(_ state: State, for reader: Connection) -> DeviceSnapshot {
         var apps: [AppSnapshot] = []
         for (app, id) in state.connectionByApp {
             guard let connection = state.connections[id], let status = state.engine.status(of: app) else { continue }
+            guard reader.peer.mayControlTheSystem || connection.peer.uid == reader.peer.uid else { continue }
             apps.append(AppSnapshot(app: app, pid: connection.peer.pid, uid: connection.peer.uid, status: status))
         }
         apps.sort { $0.app < $1.app }
@@ -96,17 +98,25 @@ extension Arbiter {
             .fittingOneFrame()  // no reply exceeds a frame, however many apps
     }
 
-    /// P1, HW7: writes the settings when a step changed them (`nil`: always compare).
+    /// P1, HW7: writes the settings when a step changed them (`nil`: always compare). An answered
+    /// permission binds the app id to the uid connected as it.
     func persistIfChanged(after step: Step?, _ state: inout State) {
         switch step {
-        case .system(.outputVolume), .recordPermissionAnswer, nil: break
+        case .recordPermissionAnswer(let app, _):
+            if state.owners[app] == nil, let id = state.connectionByApp[app], let uid = state.connections[id]?.peer.uid {
+                state.owners[app] = uid
+            }
+        case .system(.outputVolume), nil: break
         default: return
         }
         let settings = state.engine.settings
-        guard settings != state.savedSettings, let store = configuration.store else { return }
+        guard settings != state.savedSettings || state.owners != state.savedOwners, let store = configuration.store else {
+            return
+        }
         do {
-            try store.save(settings)
+            try store.save(settings, owners: state.owners)
             state.savedSettings = settings
+            state.savedOwners = state.owners
         } catch {
             logger.error("cannot save the settings", metadata: ["error": "\(error)"])
         }

@@ -60,6 +60,10 @@ public final class Arbiter: Sendable {
         /// Orders notifications across all apps.
         var sequence: UInt64 = 0
         var savedSettings: DeviceSettings
+        /// The uid each app id holding a record permission belongs to (persisted with it): an
+        /// app id is bound to the uid that was connected as it when its permission was answered.
+        var owners: [AppID: UInt32] = [:]
+        var savedOwners: [AppID: UInt32] = [:]
         /// The device it governs (`attach`), told after every step.
         var backend: (any AudioBackend)?
     }
@@ -72,9 +76,9 @@ public final class Arbiter: Sendable {
     /// - Throws: `StoreError` when the store holds an invalid file.
     public init(configuration: Configuration, logger: Logger) throws(StoreError) {
         var engine = Engine(profile: configuration.profile, duckLevel: configuration.duckLevel)
-        let settings = try configuration.store?.load() ?? DeviceSettings()
+        let (settings, owners) = try configuration.store?.loadState() ?? (DeviceSettings(), [:])
         do { try engine.restore(settings) } catch { throw StoreError(error.message) }
-        self.state = Mutex(State(engine: engine, savedSettings: settings))
+        self.state = Mutex(State(engine: engine, savedSettings: settings, owners: owners, savedOwners: owners))
         self.configuration = configuration
         self.logger = logger
     }
@@ -107,6 +111,16 @@ public final class Arbiter: Sendable {
         return state.withLock { state -> Result<ConnectionID, SessionError> in
             if case .app(let app, let capabilities) = hello.role {
                 if let problem = Self.problem(with: app) { return .failure(problem) }  // before it is logged
+                // An app id whose record permission another uid answered for is that uid's: a
+                // process of another user cannot take it (and inherit the permission).
+                if let owner = state.owners[app], owner != peer.uid {
+                    logger.warning(
+                        "refused an app id that belongs to another uid", metadata: ["app": "\(app)", "peer": "\(peer)"])
+                    return .failure(
+                        SessionError(
+                            .badParam,
+                            "app \(app) belongs to uid \(owner) (it holds a record permission); uid \(peer.uid) cannot use it"))
+                }
                 if let existing = state.connectionByApp[app], let other = state.connections[existing] {
                     logger.warning(
                         "refused a second connection for app \(app)", metadata: ["peer": "\(peer)", "connected": "\(other.peer)"])

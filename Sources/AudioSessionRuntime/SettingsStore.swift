@@ -51,16 +51,20 @@ public struct SettingsStore: Sendable {
 
     /// The saved settings; defaults when nothing was saved yet.
     /// - Throws: `StoreError` naming the file and the fault when it is not a valid store.
-    public func load() throws(StoreError) -> DeviceSettings {
-        guard let data = FileManager.default.contents(atPath: file) else { return DeviceSettings() }
+    public func load() throws(StoreError) -> DeviceSettings { try loadState().settings }
+
+    /// The saved settings and the uid each app id holding a record permission belongs to.
+    /// - Throws: `StoreError` naming the file and the fault when it is not a valid store.
+    public func loadState() throws(StoreError) -> (settings: DeviceSettings, owners: [AppID: UInt32]) {
+        guard let data = FileManager.default.contents(atPath: file) else { return (DeviceSettings(), [:]) }
         let saved: SavedState
         do {
             saved = try JSONDecoder().decode(SavedState.self, from: data)
         } catch {
             throw StoreError("\(file) is not a valid state file (\(error)); move it away to start afresh")
         }
-        guard saved.version == SavedState.currentVersion else {
-            throw StoreError("\(file) has version \(saved.version); this daemon reads version \(SavedState.currentVersion)")
+        guard (1...SavedState.currentVersion).contains(saved.version) else {
+            throw StoreError("\(file) has version \(saved.version); this daemon reads versions 1 to \(SavedState.currentVersion)")
         }
         var permissions: [AppID: RecordPermission] = [:]
         for (app, answer) in saved.recordPermissions {
@@ -73,12 +77,14 @@ public struct SettingsStore: Sendable {
         let settings = DeviceSettings(recordPermissions: permissions, outputVolume: saved.outputVolume)
         var check = Engine()
         do { try check.restore(settings) } catch { throw StoreError("\(file): \(error.message)") }
-        return settings
+        var owners: [AppID: UInt32] = [:]
+        for (app, uid) in saved.owners ?? [:] { owners[AppID(app)] = uid }
+        return (settings, owners)
     }
 
-    /// Replaces the saved settings atomically.
+    /// Replaces the saved settings (and the owners of app ids with a permission) atomically.
     /// - Throws: `StoreError` with the failing system call; the old file is then still in place.
-    public func save(_ settings: DeviceSettings) throws(StoreError) {
+    public func save(_ settings: DeviceSettings, owners: [AppID: UInt32] = [:]) throws(StoreError) {
         var permissions: [String: String] = [:]
         for (app, permission) in settings.recordPermissions where permission != .undetermined {
             permissions[app.rawValue] = permission == .granted ? "granted" : "denied"
@@ -89,7 +95,8 @@ public struct SettingsStore: Sendable {
         do {
             bytes = try encoder.encode(
                 SavedState(
-                    version: SavedState.currentVersion, outputVolume: settings.outputVolume, recordPermissions: permissions))
+                    version: SavedState.currentVersion, outputVolume: settings.outputVolume, recordPermissions: permissions,
+                    owners: Dictionary(uniqueKeysWithValues: owners.map { ($0.key.rawValue, $0.value) })))
         } catch {
             throw StoreError("cannot encode the state: \(error)")
         }
@@ -127,13 +134,15 @@ public struct SettingsStore: Sendable {
     }
 }
 
-/// `state.json`, version 1.
+/// `state.json`, version 2 (version 1 had no owners; it is read as such).
 private struct SavedState: Codable {
-    static let currentVersion = 1
+    static let currentVersion = 2
     var version: Int
     var outputVolume: Double
     /// App id → "granted" or "denied".
     var recordPermissions: [String: String]
+    /// App id → the uid it belongs to (ids holding a record permission).
+    var owners: [String: UInt32]?
 }
 
 /// The state directory cannot be read or written; the message names the file and the fault.
