@@ -49,7 +49,8 @@ extension PulseBackend {
             }
         }) {
             state.withLock { $0.volumes[true]?[sink] = volume }
-            server.withLock { $0 }?.setVolume(device: sink, isSink: true, volume: volume)
+            let balance = state.withLock { $0.balances[true]?[sink] ?? [] }
+            server.withLock { $0 }?.setVolume(device: sink, isSink: true, volume: volume, balance: balance)
             logger.debug("sink volume", metadata: ["sink": "\(sink)", "volume": "\(volume)"])
         }
         let gains = arbiter.inputGains
@@ -58,7 +59,8 @@ extension PulseBackend {
                 let reported = state.withLock({ $0.volumes[false]?[source] }), abs(min(1, reported) - gain) > Self.volumeStep / 2
             else { continue }
             state.withLock { $0.volumes[false]?[source] = gain }
-            server.withLock { $0 }?.setVolume(device: source, isSink: false, volume: gain)
+            let balance = state.withLock { $0.balances[false]?[source] ?? [] }
+            server.withLock { $0 }?.setVolume(device: source, isSink: false, volume: gain, balance: balance)
             logger.debug("source volume", metadata: ["source": "\(source)", "gain": "\(gain)"])
         }
     }

@@ -36,6 +36,8 @@ public final class PulseBackend: AudioBackend {
         var defaultSink: String?
         /// HW6, HW7: each sink's (true) and source's volume as last reported (or written), by name.
         var volumes: [Bool: [String: Double]] = [true: [:], false: [:]]
+        /// Each sink's and source's channel volumes as last reported: the balance a write keeps.
+        var balances: [Bool: [String: [UInt32]]] = [true: [:], false: [:]]
     }
 
     let arbiter: Arbiter
@@ -117,6 +119,9 @@ public final class PulseBackend: AudioBackend {
             state.withLock { state in
                 state.names[device.isSink, default: [:]][device.index] = device.name
                 if let volume = device.volume { state.volumes[device.isSink, default: [:]][device.name] = volume }
+                if !device.channelVolumes.isEmpty {
+                    state.balances[device.isSink, default: [:]][device.name] = device.channelVolumes
+                }
             }
             update(device)
             if device.isSink { followOutputVolume() } else { followInputGain(of: device.name) }
@@ -125,6 +130,7 @@ public final class PulseBackend: AudioBackend {
                 let name = state.withLock({ state in
                     state.names[isSink]?.removeValue(forKey: index).map { name in
                         state.volumes[isSink]?[name] = nil
+                        state.balances[isSink]?[name] = nil
                         return name
                     }
                 })

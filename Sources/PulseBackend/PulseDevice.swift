@@ -18,12 +18,16 @@ public struct PulseDevice: Hashable, Sendable {
     public var isAvailable: Bool
     /// Its volume as a slider position (the loudest channel; 1 = 100%), if known.
     public var volume: Double?
+    /// Each channel's volume as the server has it (`PA_VOLUME_NORM` is 100%): its balance.
+    public var channelVolumes: [UInt32] = []
 
     public init(
         index: UInt32, name: String, description: String = "", isSink: Bool, properties: [String: String] = [:],
-        activePortName: String? = nil, activePortType: UInt32 = 0, isAvailable: Bool = true, volume: Double? = nil
+        activePortName: String? = nil, activePortType: UInt32 = 0, isAvailable: Bool = true, volume: Double? = nil,
+        channelVolumes: [UInt32] = []
     ) {
         self.volume = volume
+        self.channelVolumes = channelVolumes
         self.isAvailable = isAvailable
         self.index = index
         self.name = name

@@ -79,10 +79,23 @@ public final class PulseServer: @unchecked Sendable {
         if let operation = pa_context_set_sink_input_volume(context, index, &levels, nil, nil) { pa_operation_unref(operation) }
     }
 
-    /// Sets every channel of a sink or source, by name, to a slider position (1 = 100%).
-    public func setVolume(device name: String, isSink: Bool, volume: Double) {
+    /// Sets a sink or source, by name, to a slider position (1 = 100%) for its loudest channel,
+    /// keeping the user's balance: the channels as last seen (`balance`) are scaled together; with
+    /// none known, every channel gets the one value.
+    public func setVolume(device name: String, isSink: Bool, volume: Double, balance: [UInt32] = []) {
+        let target = pa_volume_t((volume * Double(PA_VOLUME_NORM)).rounded())
         var levels = pa_cvolume()
-        pa_cvolume_set(&levels, 1, pa_volume_t((volume * Double(PA_VOLUME_NORM)).rounded()))  // one value: every channel
+        if balance.isEmpty || balance.allSatisfy({ $0 == 0 }) {
+            pa_cvolume_set(&levels, 1, target)  // one value: every channel
+        } else {
+            levels.channels = UInt8(min(balance.count, Int(PA_CHANNELS_MAX)))
+            withUnsafeMutableBytes(of: &levels.values) { raw in
+                for (index, value) in balance.prefix(Int(levels.channels)).enumerated() {
+                    raw.storeBytes(of: value, toByteOffset: index * 4, as: UInt32.self)
+                }
+            }
+            pa_cvolume_scale(&levels, target)
+        }
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         let operation =
@@ -209,7 +222,14 @@ public final class PulseServer: @unchecked Sendable {
         device(
             index: info.index, name: info.name, description: info.description, isSink: true, proplist: info.proplist,
             port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) },
-            volume: loudest(info.volume))
+            volume: loudest(info.volume), channels: channels(info.volume))
+    }
+
+    /// Each channel's volume.
+    private static func channels(_ volume: pa_cvolume) -> [UInt32] {
+        var values = volume.values
+        let count = Int(min(volume.channels, UInt8(PA_CHANNELS_MAX)))
+        return withUnsafeBytes(of: &values) { Array($0.bindMemory(to: UInt32.self).prefix(count)) }
     }
 
     /// A volume's loudest channel as a slider position (1 = 100%); nil without channels.
@@ -223,18 +243,19 @@ public final class PulseServer: @unchecked Sendable {
         device(
             index: info.index, name: info.name, description: info.description, isSink: false, proplist: info.proplist,
             port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) },
-            volume: loudest(info.volume))
+            volume: loudest(info.volume), channels: channels(info.volume))
     }
 
     /// What sinks and sources share: names, properties, the active port (type, availability).
     private static func device(
         index: UInt32, name: UnsafePointer<CChar>, description: UnsafePointer<CChar>?, isSink: Bool, proplist: OpaquePointer?,
-        port: (name: UnsafePointer<CChar>?, type: UInt32, available: Int32)?, volume: Double?
+        port: (name: UnsafePointer<CChar>?, type: UInt32, available: Int32)?, volume: Double?, channels: [UInt32]
     ) -> PulseDevice {
         PulseDevice(
             index: index, name: String(cString: name), description: description.map { String(cString: $0) } ?? "",
             isSink: isSink, properties: properties(proplist), activePortName: port?.name.map { String(cString: $0) },
-            activePortType: port?.type ?? 0, isAvailable: port.map { $0.available != 1 } ?? true, volume: volume)
+            activePortType: port?.type ?? 0, isAvailable: port.map { $0.available != 1 } ?? true, volume: volume,
+            channelVolumes: channels)
     }
 
     /// The proplist keys the port mapping reads, and those of streams.

@@ -213,6 +213,17 @@ final class PulseFixture: Sendable {
         return line.split(separator: "/").first?.split(separator: " ").last.flatMap { Int($0) }
     }
 
+    /// Each channel's volume of a sink or source (`pactl get-sink-volume`: "65536 / 100% / …").
+    func channelVolumes(of kind: String, _ name: String) throws -> [Int] {
+        let line = try pactl(["get-\(kind)-volume", name]).split(separator: "\n").first ?? ""
+        var values: [Int] = []
+        let words = line.split(separator: " ")
+        for (index, word) in words.enumerated() where index + 1 < words.count && words[index + 1] == "/" {
+            if let value = Int(word) { values.append(value) }
+        }
+        return values
+    }
+
     /// The server's sinks or sources (`kind`), name by index, as pactl lists them.
     func names(of kind: String) throws -> [String: String] {
         Dictionary(

@@ -167,6 +167,14 @@ struct RealServerTests {
         #expect(
             heard.items.withLock { $0.filter { if case .outputVolume = $0 { true } else { false } } }
                 == [.outputVolume(0.5), .outputVolume(1), .outputVolume(0.3)])
+
+        // The user's balance is kept: a write scales the channels together.
+        try pulse.pactl(["set-sink-volume", "speaker", "100%", "50%"])
+        #expect(eventually { (try? music.status().outputVolume) == 1 })
+        #expect(arbiter.report(.outputVolume(0.5)) == nil)
+        #expect(
+            eventually { (try? pulse.channelVolumes(of: "sink", "speaker")) == [32_768, 16_384] },
+            "\(kind): \(String(describing: try? pulse.channelVolumes(of: "sink", "speaker")))")
         music.close()
     }
 
