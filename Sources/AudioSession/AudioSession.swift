@@ -49,9 +49,7 @@ public final class AudioSession: Sendable {
     public static let shared: AudioSession = {
         let environment = ProcessInfo.processInfo.environment
         let processName = String(
-            ProcessInfo.processInfo.processName.unicodeScalars.prefix(255).map { scalar -> Character in
-                AppID(String(scalar)).problem == nil ? Character(scalar) : "_"
-            })
+            ProcessInfo.processInfo.processName.unicodeScalars.prefix(255).map { AppID.isAllowed($0) ? Character($0) : "_" })
         let app = environment["AUDIOSESSION_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? processName
         var capabilities: AppCapabilities = []
         for word in (environment["AUDIOSESSION_CAPABILITIES"] ?? "").split(separator: ",") {

@@ -33,10 +33,7 @@ final class AcceptPause: ChannelInboundHandler {
         }
         guard !paused else { return }
         paused = true
-        if let held = warnings.allow("accept") {
-            logger.warning(
-                "cannot accept a connection; pausing", metadata: ["error": "\(error)", "like-this-since-the-last": "\(held)"])
-        }
+        warnings.warn(logger, "cannot accept a connection; pausing", key: "accept", ["error": "\(error)"])
         let options = context.channel.syncOptions  // on the server channel's loop: set at once
         try? options?.setOption(.autoRead, value: false)
         context.eventLoop.assumeIsolated().scheduleTask(in: pause) {

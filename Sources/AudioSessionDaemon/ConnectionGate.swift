@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 /// Counts open connections, in all and per uid, against `DaemonLimits`.
@@ -35,9 +36,6 @@ final class ConnectionGate: Sendable {
             counts.byUID[uid] = left > 0 ? left : nil
         }
     }
-
-    /// Open connections (for tests and status).
-    var open: Int { counts.withLock { $0.total } }
 }
 
 /// Lets a warning about a key (a kind of trouble and a uid) through at most once per interval,
@@ -61,5 +59,14 @@ final class WarningLimiter: Sendable {
             last[key] = (now, 0)
             return held
         }
+    }
+
+    /// Logs the warning unless one with the same key went out within the interval; the count
+    /// held back since the last one goes with it.
+    func warn(_ logger: Logger, _ message: Logger.Message, key: String, _ metadata: Logger.Metadata) {
+        guard let held = allow(key) else { return }
+        var metadata = metadata
+        if held > 0 { metadata["like-this-since-the-last"] = "\(held)" }
+        logger.warning(message, metadata: metadata)
     }
 }

@@ -125,11 +125,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// A warning about this peer, at most once per interval per kind and uid.
     private func warn(_ message: Logger.Message, kind: String, _ metadata: Logger.Metadata) {
-        guard let held = warnings.allow("\(kind):\(peer.uid)") else { return }
-        var metadata = metadata
-        metadata["peer"] = "\(peer)"
-        if held > 0 { metadata["like-this-since-the-last"] = "\(held)" }
-        logger.warning(message, metadata: metadata)
+        warnings.warn(logger, message, key: "\(kind):\(peer.uid)", metadata.merging(["peer": "\(peer)"]) { $1 })
     }
 
     private func send(_ message: ServerMessage, _ context: ChannelHandlerContext) {

@@ -1,14 +1,9 @@
 import AudioSessionRuntime
-import Dispatch
 import Logging
 import ServiceLifecycle
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The daemon as a service of swift-service-lifecycle: listens until a graceful shutdown
-/// (SIGTERM, SIGINT), then stops accepting, closes every client and removes its socket.
+/// (`UnixSignal.gracefulStops`), then stops accepting, closes every client and removes its socket.
 public struct DaemonService: Service {
     public let socketPath: String
     public let arbiter: Arbiter

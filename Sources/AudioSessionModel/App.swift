@@ -13,6 +13,12 @@ public struct AppID: Hashable, Sendable, Comparable, CustomStringConvertible, Ex
     /// no bidirectional overrides such as U+202E, no line separators such as U+2028 or U+0085).
     public static let allowedCharacters = "A–Z a–z 0–9 . _ - : @ +"
 
+    /// Whether an app id may hold this character (`allowedCharacters`).
+    public static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+            || "._-:@+".unicodeScalars.contains(scalar)
+    }
+
     /// Why this id is not a valid app id, or `nil` when it is (`allowedCharacters`).
     public var problem: String? {
         guard !rawValue.isEmpty else { return "an app id must not be empty" }
@@ -20,10 +26,7 @@ public struct AppID: Hashable, Sendable, Comparable, CustomStringConvertible, Ex
             return "an app id is at most 255 characters (this one has \(rawValue.utf8.count) bytes)"
         }
         for (offset, scalar) in rawValue.unicodeScalars.enumerated() {
-            let allowed =
-                ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
-                || "._-:@+".unicodeScalars.contains(scalar)
-            if !allowed {
+            if !Self.isAllowed(scalar) {
                 let code = String(scalar.value, radix: 16, uppercase: true)
                 return
                     "an app id is made of \(Self.allowedCharacters); U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) at position \(offset + 1) is not allowed"

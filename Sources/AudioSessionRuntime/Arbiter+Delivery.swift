@@ -20,8 +20,7 @@ extension Arbiter {
                 // A subscriber that may not control the system hears only its own uid's apps.
                 let uid = state.connectionByApp[app].flatMap { state.connections[$0]?.peer.uid }
                 for id in state.subscribers {
-                    guard let subscriber = state.connections[id] else { continue }
-                    guard subscriber.peer.mayControlTheSystem || subscriber.peer.uid == uid else { continue }
+                    guard let subscriber = state.connections[id], subscriber.sees(uid) else { continue }
                     subscriber.sink.send(observed)
                 }
             case .outputGain(let app, let gain):

@@ -90,7 +90,7 @@ extension Arbiter {
         var apps: [AppSnapshot] = []
         for (app, id) in state.connectionByApp {
             guard let connection = state.connections[id], let status = state.engine.status(of: app) else { continue }
-            guard reader.peer.mayControlTheSystem || connection.peer.uid == reader.peer.uid else { continue }
+            guard reader.sees(connection.peer.uid) else { continue }
             apps.append(AppSnapshot(app: app, pid: connection.peer.pid, uid: connection.peer.uid, status: status))
         }
         apps.sort { $0.app < $1.app }

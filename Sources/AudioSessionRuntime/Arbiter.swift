@@ -48,6 +48,9 @@ public final class Arbiter: Sendable {
         /// Declared a controller and runs as root or as the daemon's user: may send system
         /// events, answer permission prompts and reset the device.
         var isSystemController: Bool { role == .controller && peer.mayControlTheSystem }
+        /// Whether this reader (a monitor or controller) may see an app of that uid: a peer of
+        /// root or the daemon's user sees every app, any other only its own uid's.
+        func sees(_ uid: UInt32?) -> Bool { peer.mayControlTheSystem || peer.uid == uid }
     }
 
     struct State: Sendable {

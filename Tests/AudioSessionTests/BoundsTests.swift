@@ -105,17 +105,11 @@ struct BoundsTests {
 
     @Test("Out of descriptors, the daemon backs off accepting instead of spinning a core, and serves again after")
     func acceptBacksOffAtDescriptorExhaustion() throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let socket = directory.path + "/socket"
-        let daemon = try ChildProcess(
-            "/bin/bash",
-            ["-c", "ulimit -n 64 && exec \"$0\" --socket \"$1\" --log-level error", Package.executable("audiosessiond"), socket])
-        defer { daemon.kill9() }
-        try waitUntilListening(socket, daemon)
+        let daemon = try ChildDaemon.start(shell: "ulimit -n 64 && exec \"$0\" \"$@\"")
+        defer { daemon.stop() }
         // 100 connections: the daemon has far fewer descriptors, so accept(2) fails with EMFILE.
         var held: [Int32] = []
-        for _ in 0..<100 { held.append(try UnixSocket.connect(to: socket).get()) }
+        for _ in 0..<100 { held.append(try UnixSocket.connect(to: daemon.socket).get()) }
         usleep(300_000)
         let before = cpuTicks(of: daemon.pid) ?? 0
         usleep(2_000_000)
@@ -123,20 +117,16 @@ struct BoundsTests {
         // A spinning accept loop burns about 200 ticks in 2 s (100 Hz); backing off, next to none.
         #expect(used < 40, "the daemon used \(used) ticks in 2 s while out of descriptors")
         for fd in held { close(fd) }
-        let music = AudioSession(appID: "music", transport: .daemon(socketPath: socket))
+        let music = AudioSession(appID: "music", transport: daemon.transport)
         try music.setCategory(.playback)  // served again
         music.close()
     }
 
     @Test("Idle means asleep: with an app connected and nothing happening, the daemon does not wake")
     func idleDaemonSleeps() throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let socket = directory.path + "/socket"
-        let daemon = try ChildProcess(Package.executable("audiosessiond"), ["--socket", socket, "--log-level", "error"])
-        defer { daemon.kill9() }
-        try waitUntilListening(socket, daemon)
-        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .daemon(socketPath: socket))
+        let daemon = try ChildDaemon.start()
+        defer { daemon.stop() }
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: daemon.transport)
         try music.setCategory(.playback)
         try music.setActive(true)
         usleep(3_000_000)  // the trim that follows activity (2 s) is done

@@ -14,16 +14,12 @@ import Glibc
 struct ClientTimeoutTests {
     @Test("A stopped daemon: calls and `audiosession status` fail with msrv within the timeout; they work again after SIGCONT")
     func stoppedDaemon() throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let socket = directory.path + "/socket"
-        let daemon = try ChildProcess(Package.executable("audiosessiond"), ["--socket", socket, "--log-level", "error"])
+        let daemon = try ChildDaemon.start()
         defer {
             kill(daemon.pid, SIGCONT)
-            daemon.kill9()
+            daemon.stop()
         }
-        try waitUntilListening(socket, daemon)
-        let music = AudioSession(appID: "music", transport: .daemon(socketPath: socket, timeout: 1))
+        let music = AudioSession(appID: "music", transport: .daemon(socketPath: daemon.socket, timeout: 1))
         try music.setCategory(.playback)
         kill(daemon.pid, SIGSTOP)
         // Every thread of the daemon is stopped ('T' in /proc) before the call is made.
@@ -44,7 +40,7 @@ struct ClientTimeoutTests {
         }
         #expect(Date().timeIntervalSince(started) < 3)
         let cli = try ChildProcess(
-            Package.executable("audiosession"), ["status", "--socket", socket], environment: ["AUDIOSESSION_TIMEOUT": "1"])
+            Package.executable("audiosession"), ["status", "--socket", daemon.socket], environment: ["AUDIOSESSION_TIMEOUT": "1"])
         let cliStarted = Date()
         cli.process.waitUntilExit()
         #expect(cli.process.terminationStatus != 0, "\(cli.output)")
@@ -83,16 +79,12 @@ struct ClientTimeoutTests {
 
     @Test("A socket, or its directory, that belongs to another user (not root) is not trusted")
     func foreignSocketIsNotTrusted() throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let socket = directory.path + "/socket"
-        let daemon = try ChildProcess(Package.executable("audiosessiond"), ["--socket", socket, "--log-level", "error"])
-        defer { daemon.kill9() }
-        try waitUntilListening(socket, daemon)
+        let daemon = try ChildDaemon.start()
+        defer { daemon.stop() }
         let nobody: uid_t = 65_534
-        for place in [socket, directory.path] {
+        for place in [daemon.socket, daemon.directory.path] {
             #expect(chown(place, nobody, gid_t(nobody)) == 0)
-            let app = AudioSession(appID: "music", transport: .daemon(socketPath: socket))
+            let app = AudioSession(appID: "music", transport: daemon.transport)
             #expect {
                 try app.setCategory(.playback)
             } throws: { error in
@@ -101,7 +93,7 @@ struct ClientTimeoutTests {
             app.close()
             #expect(chown(place, 0, 0) == 0)
         }
-        let trusted = AudioSession(appID: "music", transport: .daemon(socketPath: socket))
+        let trusted = AudioSession(appID: "music", transport: daemon.transport)
         try trusted.setCategory(.playback)
         trusted.close()
     }

@@ -241,3 +241,45 @@ func contextSwitches(of pid: Int32) -> [String: Int] {
 func wakeUps(from before: [String: Int], to after: [String: Int]) -> Int {
     after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }
 }
+
+/// `audiosessiond` in a child process, on a socket in a new private directory, listening.
+/// `stop()` kills it and removes the directory.
+struct ChildDaemon {
+    let directory: TemporaryDirectory
+    let process: ChildProcess
+    var socket: String { directory.path + "/socket" }
+    var pid: Int32 { process.pid }
+    var transport: AudioSessionTransport { .daemon(socketPath: socket) }
+
+    /// Starts the daemon with `arguments` after its socket; `shell` (a bash command line, with the
+    /// daemon's path as `$0` and its arguments after) starts it under limits such as `ulimit`.
+    static func start(_ arguments: [String] = ["--log-level", "error"], shell: String? = nil) throws -> ChildDaemon {
+        let directory = TemporaryDirectory()
+        let daemonArguments = ["--socket", directory.path + "/socket"] + arguments
+        let process: ChildProcess
+        do {
+            process =
+                if let shell {
+                    try ChildProcess("/bin/bash", ["-c", shell, Package.executable("audiosessiond")] + daemonArguments)
+                } else {
+                    try ChildProcess(Package.executable("audiosessiond"), daemonArguments)
+                }
+        } catch {
+            directory.remove()
+            throw error
+        }
+        let daemon = ChildDaemon(directory: directory, process: process)
+        do {
+            try waitUntilListening(daemon.socket, process)
+        } catch {
+            daemon.stop()
+            throw error
+        }
+        return daemon
+    }
+
+    func stop() {
+        process.kill9()
+        directory.remove()
+    }
+}
