@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The daemon's configuration file (YAML), with line numbers for every error.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // `swift package generate-documentation` for the DocC catalogs (no code of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -63,6 +65,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // The daemon's configuration file and app manifests (T1, T5): read, checked, reloaded.
+        .target(
+            name: "AudioSessionConfiguration",
+            dependencies: [
+                "AudioSessionModel", "AudioSessionRuntime", "AudioSessionDaemon",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict
         ),
@@ -125,6 +137,7 @@ let package = Package(
                 "PulseBackend",
                 "AudioSessionRuntime",
                 "AudioSessionDaemon",
+                "AudioSessionConfiguration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -194,6 +207,10 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"], swiftSettings: strict),
+        .testTarget(
+            name: "AudioSessionConfigurationTests",
+            dependencies: ["AudioSessionConfiguration", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionModel"],
+            swiftSettings: strict),
         // The layers: imports per module, and which binaries carry NIO (reads Sources/ and .build/).
         .testTarget(name: "LayeringTests", swiftSettings: strict),
         .testTarget(

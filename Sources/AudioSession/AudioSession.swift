@@ -53,8 +53,7 @@ public final class AudioSession: Sendable {
         let app = environment["AUDIOSESSION_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? processName
         var capabilities: AppCapabilities = []
         for word in (environment["AUDIOSESSION_CAPABILITIES"] ?? "").split(separator: ",") {
-            if word == "background-audio" { capabilities.insert(.backgroundAudio) }
-            if word == "now-playing" { capabilities.insert(.nowPlaying) }
+            if let capability = AppCapabilities(name: String(word)) { capabilities.insert(capability) }
         }
         return AudioSession(appID: AppID(app), capabilities: capabilities, transport: .fromEnvironment)
     }()

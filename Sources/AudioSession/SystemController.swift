@@ -4,8 +4,8 @@ import Synchronization
 
 /// A connection that speaks for the system rather than an app: system events (SPEC §0 system
 /// steps), answers to record-permission prompts, the device view and every app's
-/// notifications. As `.controller` it must run as root or as the daemon's user (else `ent?`);
-/// as `.monitor` it may only read.
+/// notifications. As `.controller` it must run as root or as the daemon's user, or in the
+/// system trust mode as a configured controller (else `ent?`); as `.monitor` it may only read.
 public final class SystemController: Sendable {
     /// The connection's role.
     public enum Role: Sendable {
@@ -39,6 +39,11 @@ public final class SystemController: Sendable {
     /// P2: the user's answer to the prompt shown for `app`.
     public func answerRecordPermission(for app: AppID, granted: Bool) throws(SessionError) {
         try expectDone(connection.request(.answerPermission(app, granted: granted)))
+    }
+
+    /// T1: the device's shell moves an app to the foreground or the background (D3, D5, A4).
+    public func setAppState(of app: AppID, _ state: AppState) throws(SessionError) {
+        try expectDone(connection.request(.setAppState(app, state)))
     }
 
     /// A fresh device of this profile and duck level; refused while apps are connected.

@@ -8,14 +8,15 @@ final class ConnectionGate: Sendable {
         var byUID: [UInt32: Int] = [:]
     }
 
-    private let limits: DaemonLimits
+    private let shared: SharedLimits
     private let counts = Mutex(Counts())
 
-    init(limits: DaemonLimits) { self.limits = limits }
+    init(limits: SharedLimits) { shared = limits }
 
     /// Admits one more connection of `uid`, or says which limit it would pass.
     func admit(_ uid: UInt32) -> String? {
-        counts.withLock { counts in
+        let limits = shared.current
+        return counts.withLock { counts in
             if counts.total >= limits.connections {
                 return "the daemon has \(limits.connections) connections open, its limit"
             }
@@ -41,14 +42,15 @@ final class ConnectionGate: Sendable {
 /// Lets a warning about a key (a kind of trouble and a uid) through at most once per interval,
 /// so a hostile peer cannot flood the log; the count of those held back goes with the next one.
 final class WarningLimiter: Sendable {
-    private let interval: Duration
+    private let limits: SharedLimits
     private let last = Mutex<[String: (at: ContinuousClock.Instant, held: Int)]>([:])
 
-    init(interval: Double) { self.interval = .milliseconds(Int64(interval * 1000)) }
+    init(limits: SharedLimits) { self.limits = limits }
 
     /// `nil` to stay quiet, else how many were held back since the last one let through.
     func allow(_ key: String) -> Int? {
         let now = ContinuousClock.now
+        let interval = Duration.milliseconds(Int64(limits.current.warningInterval * 1000))
         return last.withLock { last -> Int? in
             if let previous = last[key], now - previous.at < interval {
                 last[key] = (previous.at, previous.held + 1)

@@ -138,7 +138,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         outbox.send(.closing(error), to: channel)
         context.eventLoop.execute { channel.close(promise: nil) }  // after the write above
     }
-    /// SO_PEERCRED, read into our own layout of `struct ucred` (Glibc's is not imported).
+    /// SO_PEERCRED, read into our own layout of `struct ucred` (Glibc's is not imported), and
+    /// the peer's supplementary groups (SO_PEERGROUPS) for T1's configured groups.
     static func credentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials>? {
         struct UCred {
             var pid: Int32 = 0
@@ -148,7 +149,27 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard let provider = channel as? any SocketOptionProvider else { return nil }
         let future: EventLoopFuture<UCred> = provider.unsafeGetSocketOption(
             level: .socket, name: NIOBSDSocket.Option(rawValue: SO_PEERCRED))
-        return future.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+        return future.flatMap { cred in
+            let groups: EventLoopFuture<PeerGroups> = provider.unsafeGetSocketOption(
+                level: .socket, name: NIOBSDSocket.Option(rawValue: PeerGroups.option))
+            return groups.map { PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid, groups: $0.list) }
+                .recover { _ in PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid) }  // more than 64: primary only
+        }
+    }
+}
+
+/// SO_PEERGROUPS' answer: up to 64 supplementary gids. NIO zero-fills the buffer and does not
+/// say how much the kernel wrote, so a trailing 0 cannot be told from "no group": gid 0 is
+/// never read as a supplementary group (configuration refuses to list group 0; root is the
+/// uid 0, always trusted).
+struct PeerGroups {
+    static let option: Int32 = 59  // SO_PEERGROUPS, Linux 4.13
+    var gids: InlineArray<64, UInt32> = .init(repeating: 0)
+
+    var list: [UInt32] {
+        var list: [UInt32] = []
+        for index in gids.indices where gids[index] != 0 { list.append(gids[index]) }
+        return list
     }
 }
 

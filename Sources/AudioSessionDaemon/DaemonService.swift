@@ -8,19 +8,21 @@ public struct DaemonService: Service {
     public let socketPath: String
     public let arbiter: Arbiter
     public let logger: Logger
-    public let limits: DaemonLimits
+    /// The limits in force; `reload(limits:)` replaces them for connections accepted later.
+    public let limits: SharedLimits
 
     public init(socketPath: String, arbiter: Arbiter, logger: Logger, limits: DaemonLimits = DaemonLimits()) {
         self.socketPath = socketPath
         self.arbiter = arbiter
         self.logger = logger
-        self.limits = limits
+        self.limits = SharedLimits(limits)
     }
 
     public func run() async throws {
         let trimmer = MemoryTrimmer()
         let server = try await SocketServer.start(
-            path: socketPath, arbiter: arbiter, logger: logger, limits: limits, activity: trimmer.noteActivity)
+            path: socketPath, arbiter: arbiter, logger: logger, limits: limits,
+            shared: arbiter.rules.trust.mode == .system, activity: trimmer.noteActivity)
         await withGracefulShutdownHandler {
             await server.waitUntilClosed()
         } onGracefulShutdown: {

@@ -2,21 +2,24 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// SIGHUP asks a daemon to reload its configuration without dropping its connections. The
-/// daemon has no configuration file yet, so it says so and goes on; it never dies of a hangup.
+/// SIGHUP asks the daemon to reload its configuration without dropping its connections
+/// (`reload`); it never dies of a hangup.
 public struct HangupService: Service {
     let logger: Logger
     let hangups: UnixSignalsSequence
+    let reload: @Sendable () -> Void
 
     /// Traps SIGHUP at once (before the socket listens), so an early hangup cannot kill the daemon.
-    public init(logger: Logger) async {
+    public init(logger: Logger, reload: @escaping @Sendable () -> Void) async {
         self.logger = logger
+        self.reload = reload
         hangups = await UnixSignalsSequence(trapping: .sighup)
     }
 
     public func run() async throws {
         for await _ in hangups.cancelOnGracefulShutdown() {
-            logger.notice("SIGHUP: nothing to reload (no configuration file); connections kept")
+            logger.info("SIGHUP: reloading the configuration")
+            reload()
         }
     }
 }

@@ -10,12 +10,9 @@ import Synchronization
 /// is queued after the events it caused, on the same loop, so its connection gets them first.
 ///
 /// A client that stops reading (a slow consumer) must not stall the daemon or hold its memory:
-/// once a connection has more than `slowConsumerLimit` bytes waiting, it is closed instead of
-/// written to, and the arbiter treats the app as departed.
+/// once a connection has more than `DaemonLimits.queuedOutput` bytes waiting (its write buffer's
+/// high mark), it is closed instead of written to, and the arbiter treats the app as departed.
 final class LoopOutbox: Sendable {
-    /// The unsent bytes a connection may have before it is closed: 1 MiB.
-    static let slowConsumerLimit = 1 << 20
-
     let eventLoop: any EventLoop
     private let logger: Logger
     private let queue = Mutex<[(channel: any Channel, message: ServerMessage)]>([])

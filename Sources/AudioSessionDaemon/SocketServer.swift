@@ -14,17 +14,19 @@ public final class SocketServer: Sendable {
         self.channel = channel
     }
 
-    /// Binds the Unix socket at `path` (after `SocketPath.prepare`), mode 0600.
+    /// Binds the Unix socket at `path` (after `SocketPath.prepare`), mode 0600; 0666 when
+    /// `shared` (T1's system mode: every user's apps connect, the trust policy judges them).
     /// - Throws: `SocketPathError` or NIO's bind error.
     public static func start(
-        path: String, arbiter: Arbiter, logger: Logger, limits: DaemonLimits = DaemonLimits(),
-        activity: @escaping @Sendable () -> Void = {}, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        path: String, arbiter: Arbiter, logger: Logger, limits: SharedLimits = SharedLimits(DaemonLimits()),
+        shared: Bool = false, activity: @escaping @Sendable () -> Void = {},
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> SocketServer {
-        try SocketPath.prepare(path)
+        try SocketPath.prepare(path, shared: shared)
         raisePriority(of: group, logger: logger)
         let outboxes = LoopOutboxes(group: group, logger: logger)
         let gate = ConnectionGate(limits: limits)
-        let warnings = WarningLimiter(interval: limits.warningInterval)
+        let warnings = WarningLimiter(limits: limits)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             // Out of descriptors, accepting pauses a moment instead of failing in a busy loop.
@@ -33,14 +35,13 @@ public final class SocketServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(AcceptPause(logger: logger, warnings: warnings))
                 }
             }
-            // A client that stops reading: its unsent messages may grow to the high mark, then
-            // the connection is closed (LoopOutbox), as if the app had gone.
-            .childChannelOption(
-                .writeBufferWaterMark,
-                value: .init(low: LoopOutbox.slowConsumerLimit / 2, high: LoopOutbox.slowConsumerLimit)
-            )
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let limits = limits.current  // as of this accept (a reload applies to later ones)
+                    // A client that stops reading: its unsent messages may grow to the high mark,
+                    // then the connection is closed (LoopOutbox), as if the app had gone.
+                    try channel.syncOptions?.setOption(
+                        .writeBufferWaterMark, value: .init(low: limits.queuedOutput / 2, high: limits.queuedOutput))
                     try channel.pipeline.syncOperations.addHandler(
                         ConnectionHandler(
                             arbiter: arbiter, logger: logger, outbox: outboxes.outbox(for: channel.eventLoop), limits: limits,
@@ -49,7 +50,7 @@ public final class SocketServer: Sendable {
             }
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false)
             .get()
-        chmod(path, 0o600)
+        chmod(path, shared ? 0o666 : 0o600)
         logger.info("listening", metadata: ["socket": "\(path)"])
         return SocketServer(path: path, channel: channel)
     }

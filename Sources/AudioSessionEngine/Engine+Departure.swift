@@ -35,8 +35,8 @@ extension Engine {
     }
 
     /// A new app takes a free slot: a new session with its capabilities.
-    mutating func reuseFreeSlot(_ index: Int, for app: AppID, capabilities: AppCapabilities) {
-        replaceSession(index, with: SessionRecord(capabilities: capabilities))
+    mutating func reuseFreeSlot(_ index: Int, for app: AppID, _ record: SessionRecord) {
+        replaceSession(index, with: record)
         appIDs[index] = app
         indexByApp[app] = index
         departedCount -= 1

@@ -54,14 +54,18 @@ public struct Engine: Hashable, Sendable {
     /// starts in the background (D3).
     /// An app whose process departed (`Step.departure`) may register again: it gets a new session.
     /// - Throws: `SessionError` -50 if the app id is empty or already registered.
-    public mutating func register(_ app: AppID, capabilities: AppCapabilities = []) throws(SessionError) {
+    public mutating func register(
+        _ app: AppID, capabilities: AppCapabilities = [], state: AppState = .foreground
+    ) throws(SessionError) {
         guard !app.rawValue.isEmpty else { throw SessionError(.badParam, "app ids must not be empty") }
         guard indexByApp[app] == nil else { throw SessionError(.badParam, "app \(app) is already registered") }
+        var record = SessionRecord(capabilities: capabilities)
+        record.requestedState = state  // T1: in the system trust mode the device says where an app starts
         if let index = freeSlots.popLast() {
-            return reuseFreeSlot(index, for: app, capabilities: capabilities)
+            return reuseFreeSlot(index, for: app, record)
         }
         let index = sessions.count
-        sessions.append(SessionRecord(capabilities: capabilities))
+        sessions.append(record)
         appIDs.append(app)
         indexByApp[app] = index
         routeGroups.insert(index, sessions[index].routingConfig)

@@ -8,15 +8,16 @@ public struct AppID: Hashable, Sendable, Comparable, CustomStringConvertible, Ex
     public var description: String { rawValue }
     public static func < (lhs: AppID, rhs: AppID) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// The characters an app id may hold: ASCII letters and digits and `. _ - : @ +`, 1 to 255
-    /// of them. Nothing else, so an id cannot spoof a log line or a status listing (no controls,
-    /// no bidirectional overrides such as U+202E, no line separators such as U+2028 or U+0085).
-    public static let allowedCharacters = "A–Z a–z 0–9 . _ - : @ +"
+    /// T3: the characters an app id may hold: ASCII letters and digits and `. _ -` (reverse-DNS
+    /// style), 1 to 255 of them. Nothing else, so an id cannot spoof a log line or a status
+    /// listing (no controls, no bidirectional overrides such as U+202E, no line separators such
+    /// as U+2028 or U+0085).
+    public static let allowedCharacters = "A–Z a–z 0–9 . _ -"
 
     /// Whether an app id may hold this character (`allowedCharacters`).
     public static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
-            || "._-:@+".unicodeScalars.contains(scalar)
+            || "._-".unicodeScalars.contains(scalar)
     }
 
     /// Why this id is not a valid app id, or `nil` when it is (`allowedCharacters`).
@@ -45,6 +46,23 @@ public struct AppCapabilities: OptionSet, Hashable, Sendable {
     public static let backgroundAudio = AppCapabilities(rawValue: 1)
     /// Owns the lock-screen player: may activate non-mixable from the background (A4).
     public static let nowPlaying = AppCapabilities(rawValue: 2)
+
+    /// A capability by its name in hellos, scenarios and manifests: `background-audio`, `now-playing`.
+    public init?(name: String) {
+        switch name {
+        case "background-audio": self = .backgroundAudio
+        case "now-playing": self = .nowPlaying
+        default: return nil
+        }
+    }
+
+    /// The capabilities by name, or "nothing".
+    public var names: String {
+        var names: [String] = []
+        if contains(.backgroundAudio) { names.append("background-audio") }
+        if contains(.nowPlaying) { names.append("now-playing") }
+        return names.isEmpty ? "nothing" : names.joined(separator: ", ")
+    }
 }
 
 /// Whether an app is in the foreground or the background (SPEC §0, D3, D5).

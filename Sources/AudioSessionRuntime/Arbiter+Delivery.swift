@@ -47,9 +47,9 @@ extension Arbiter {
 
     /// P2: the policy answers at once, or connected controllers are asked.
     private func askRecordPermission(_ app: AppID, _ state: inout State) {
-        switch configuration.permissionPolicy {
+        switch state.rules.permissionPolicy {
         case .grant, .deny:
-            let step = Step.recordPermissionAnswer(app, granted: configuration.permissionPolicy == .grant)
+            let step = Step.recordPermissionAnswer(app, granted: state.rules.permissionPolicy == .grant)
             deliver(state.engine.apply(step).effects, &state)
             persistIfChanged(after: step, &state)
         case .ask:

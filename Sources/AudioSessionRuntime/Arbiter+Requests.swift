@@ -9,6 +9,15 @@ extension Arbiter {
         switch (request, client.role) {
         case (.ping, _):
             return .done
+        case (.call(.setAppState), .app(let app, _)) where state.rules.trust.mode == .system:
+            // T1: in the system trust mode the device's shell, not the app, says where it is.
+            logger.warning(
+                "refused an app's own app state (system trust mode)", metadata: ["app": "\(app)", "peer": "\(client.peer)"])
+            return .failed(
+                SessionError(
+                    .missingEntitlement,
+                    "in the system trust mode an app's foreground/background state is set by the device's shell (a controller), not by the app"
+                ))
         case (.call(let call), .app(let app, _)):
             // There is no session id in the protocol: a connection addresses its own app only.
             return perform(.app(app, call), &state)
@@ -30,14 +39,19 @@ extension Arbiter {
             return perform(.recordPermissionAnswer(app, granted: granted), &state)
         case (.reset(let profile, let duckLevel), .controller) where client.isSystemController:
             return reset(profile, duckLevel, &state)
-        case (.system, _), (.answerPermission, _), (.reset, _), (.deviceStatus, _), (.subscribe, _):
+        case (.setAppState(let app, let appState), .controller) where client.isSystemController:
+            guard state.connectionByApp[app] != nil else {
+                return .failed(SessionError(.badParam, "app \(app) is not connected"))
+            }
+            return perform(.app(app, .setAppState(appState)), &state)
+        case (.system, _), (.answerPermission, _), (.reset, _), (.deviceStatus, _), (.subscribe, _), (.setAppState, _):
             logger.warning(
                 "refused a request that needs a system controller",
                 metadata: ["request": "\(request.name)", "role": "\(client.role.name)", "peer": "\(client.peer)"])
             return .failed(
                 SessionError(
                     .missingEntitlement,
-                    "\(request.name) needs a system controller connection from root or the daemon's user; this is a \(client.role.name) connection from uid \(client.peer.uid)"
+                    "\(request.name) needs a system controller connection (\(state.rules.trust.controllerRule)); this is a \(client.role.name) connection from uid \(client.peer.uid)"
                 ))
         }
     }
@@ -145,6 +159,7 @@ extension Request {
         case .deviceStatus: "device status"
         case .subscribe: "subscribe"
         case .reset: "reset"
+        case .setAppState: "app state"
         }
     }
 }

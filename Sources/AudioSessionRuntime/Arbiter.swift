@@ -18,19 +18,35 @@ public final class Arbiter: Sendable {
         public var duckLevel: Double
         /// Where settings persist; `nil` keeps them in memory only.
         public var store: SettingsStore?
+        /// Who answers record-permission prompts (reloadable: `reload(_:)`).
         public var permissionPolicy: PermissionPolicy
+        /// T1: the trust mode and its lists (reloadable: `reload(_:)`).
+        public var trust: TrustPolicy
         /// Nanoseconds since 1970 for event timestamps (injected so tests need no real clock).
         public var now: @Sendable () -> UInt64
 
         public init(
             profile: DeviceProfile = .iphone, duckLevel: Double = 0.2, store: SettingsStore? = nil,
-            permissionPolicy: PermissionPolicy = .ask, now: @escaping @Sendable () -> UInt64 = { 0 }
+            permissionPolicy: PermissionPolicy = .ask, trust: TrustPolicy = .user,
+            now: @escaping @Sendable () -> UInt64 = { 0 }
         ) {
             self.profile = profile
             self.duckLevel = duckLevel
             self.store = store
             self.permissionPolicy = permissionPolicy
+            self.trust = trust
             self.now = now
+        }
+    }
+
+    /// What a running arbiter may change on a reload (SIGHUP) without dropping a connection.
+    public struct Rules: Sendable, Equatable {
+        public var trust: TrustPolicy
+        public var permissionPolicy: PermissionPolicy
+
+        public init(trust: TrustPolicy, permissionPolicy: PermissionPolicy) {
+            self.trust = trust
+            self.permissionPolicy = permissionPolicy
         }
     }
 
@@ -44,13 +60,29 @@ public final class Arbiter: Sendable {
         let role: ClientRole
         let peer: PeerCredentials
         let sink: any ConnectionSink
+        /// T1: a controller the trust policy lets send system events, answer permission prompts,
+        /// set app states and reset the device (judged at connect and on every reload).
+        var isSystemController: Bool
+        /// T4: reads every app's status and notifications, not only its own uid's.
+        var seesEveryApp: Bool
         var app: AppID? { if case .app(let app, _) = role { app } else { nil } }
-        /// Declared a controller and runs as root or as the daemon's user: may send system
-        /// events, answer permission prompts and reset the device.
-        var isSystemController: Bool { role == .controller && peer.mayControlTheSystem }
-        /// Whether this reader (a monitor or controller) may see an app of that uid: a peer of
-        /// root or the daemon's user sees every app, any other only its own uid's.
-        func sees(_ uid: UInt32?) -> Bool { peer.mayControlTheSystem || peer.uid == uid }
+
+        init(role: ClientRole, peer: PeerCredentials, sink: any ConnectionSink, trust: TrustPolicy) {
+            self.role = role
+            self.peer = peer
+            self.sink = sink
+            isSystemController = false
+            seesEveryApp = false
+            judge(by: trust)
+        }
+
+        mutating func judge(by trust: TrustPolicy) {
+            isSystemController = role == .controller && trust.mayControl(peer)
+            seesEveryApp = trust.seesEveryApp(peer)
+        }
+
+        /// Whether this reader (a monitor or controller) may see an app of that uid (T4).
+        func sees(_ uid: UInt32?) -> Bool { seesEveryApp || peer.uid == uid }
     }
 
     struct State: Sendable {
@@ -67,8 +99,13 @@ public final class Arbiter: Sendable {
         /// app id is bound to the uid that was connected as it when its permission was answered.
         var owners: [AppID: UInt32] = [:]
         var savedOwners: [AppID: UInt32] = [:]
+        /// T2: the uid that first registered each app id, for the daemon's lifetime, keyed by the
+        /// id's hash (randomly seeded per process) so a long history costs 16 bytes per id.
+        var registrants: [Int: UInt32] = [:]
         /// The device it governs (`attach`), told after every step.
         var backend: (any AudioBackend)?
+        /// T1 and P2 as configured now (`reload`).
+        var rules: Rules
     }
 
     let state: Mutex<State>
@@ -81,7 +118,9 @@ public final class Arbiter: Sendable {
         var engine = Engine(profile: configuration.profile, duckLevel: configuration.duckLevel)
         let (settings, owners) = try configuration.store?.loadState() ?? (DeviceSettings(), [:])
         do { try engine.restore(settings) } catch { throw StoreError(error.message) }
-        self.state = Mutex(State(engine: engine, savedSettings: settings, owners: owners, savedOwners: owners))
+        let rules = Rules(trust: configuration.trust, permissionPolicy: configuration.permissionPolicy)
+        self.state = Mutex(
+            State(engine: engine, savedSettings: settings, owners: owners, savedOwners: owners, rules: rules))
         self.configuration = configuration
         self.logger = logger
     }
@@ -112,35 +151,63 @@ public final class Arbiter: Sendable {
                 ))
         }
         return state.withLock { state -> Result<ConnectionID, SessionError> in
+            let trust = state.rules.trust
+            if case .app(let app, _) = hello.role, let problem = Self.problem(with: app) {
+                return .failure(problem)  // T3, before the id is logged
+            }
+            if let refusal = trust.refusal(of: hello.role, from: peer) {
+                logger.warning(
+                    "refused a hello the trust policy does not allow", metadata: ["peer": "\(peer)", "error": "\(refusal)"])
+                return .failure(refusal)
+            }
             if case .app(let app, let capabilities) = hello.role {
-                if let problem = Self.problem(with: app) { return .failure(problem) }  // before it is logged
-                // An app id whose record permission another uid answered for is that uid's: a
-                // process of another user cannot take it (and inherit the permission).
-                if let owner = state.owners[app], owner != peer.uid {
-                    logger.warning(
-                        "refused an app id that belongs to another uid", metadata: ["app": "\(app)", "peer": "\(peer)"])
-                    return .failure(
-                        SessionError(
-                            .badParam,
-                            "app \(app) belongs to uid \(owner) (it holds a record permission); uid \(peer.uid) cannot use it"))
-                }
-                if let existing = state.connectionByApp[app], let other = state.connections[existing] {
-                    logger.warning(
-                        "refused a second connection for app \(app)", metadata: ["peer": "\(peer)", "connected": "\(other.peer)"])
-                    return .failure(SessionError(.badParam, "app \(app) is already connected (\(other.peer))"))
-                }
-                do throws(SessionError) { try state.engine.register(app, capabilities: capabilities) } catch {
+                if let refusal = claim(app, by: peer, &state) { return .failure(refusal) }
+                let start = trust.mode == .system ? trust.appStartState : .foreground
+                do throws(SessionError) { try state.engine.register(app, capabilities: capabilities, state: start) } catch {
                     return .failure(error)
                 }
             }
             let id = state.nextConnection
             state.nextConnection += 1
-            state.connections[id] = Connection(role: hello.role, peer: peer, sink: sink)
+            state.connections[id] = Connection(role: hello.role, peer: peer, sink: sink, trust: trust)
             if case .app(let app, _) = hello.role { state.connectionByApp[app] = id }
             logger.debug("connected", metadata: ["connection": "#\(id)", "role": "\(hello.role)", "peer": "\(peer)"])
             return .success(ConnectionID(rawValue: id))
         }
     }
+
+    /// T2: an app id belongs to the uid that first registered it (for the daemon's lifetime, and
+    /// in the store when it holds a record permission); another uid's claim is refused without
+    /// naming the holder. A second connection for a connected id is refused too.
+    private func claim(_ app: AppID, by peer: PeerCredentials, _ state: inout State) -> SessionError? {
+        let holder = state.owners[app] ?? state.registrants[app.hashValue]
+        if let holder, holder != peer.uid {
+            logger.warning(
+                "refused an app id that belongs to another uid",
+                metadata: ["app": "\(app)", "peer": "\(peer)", "holder": "\(holder)"])
+            return SessionError(.badParam, "app \(app) belongs to another user; choose another app id")
+        }
+        if let existing = state.connectionByApp[app], let other = state.connections[existing] {
+            logger.warning(
+                "refused a second connection for app \(app)", metadata: ["peer": "\(peer)", "connected": "\(other.peer)"])
+            return SessionError(.badParam, "app \(app) is already connected (pid \(other.peer.pid))")
+        }
+        if holder == nil { state.registrants[app.hashValue] = peer.uid }
+        return nil
+    }
+
+    /// Replaces the trust policy and the permission policy (SIGHUP). Every connection is judged
+    /// again for what it may do from now on; none is dropped. Apps keep the capabilities they
+    /// were welcomed with until they reconnect.
+    public func reload(_ rules: Rules) {
+        state.withLock { state in
+            state.rules = rules
+            for id in state.connections.keys { state.connections[id]?.judge(by: rules.trust) }
+        }
+    }
+
+    /// The rules in force.
+    public var rules: Rules { state.withLock { $0.rules } }
 
     /// The connection is gone. An app's session is deactivated as if it had called
     /// `setActive(false, .notifyOthersOnDeactivation)` (`Step.departure`): nobody stays ducked,

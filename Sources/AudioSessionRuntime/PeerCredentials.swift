@@ -7,20 +7,20 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     public var pid: Int32
     public var uid: UInt32
     public var gid: UInt32
+    /// Its supplementary groups (SO_PEERGROUPS), for T1's configured groups.
+    public var groups: [UInt32]
 
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
+        self.groups = groups
     }
 
     /// A client in this very process (the embedded transport).
     public static var thisProcess: PeerCredentials {
         PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
     }
-
-    /// Root, or the user the daemon runs as: who may send system events.
-    var mayControlTheSystem: Bool { uid == 0 || uid == getuid() }
 
     public var description: String { "pid \(pid) uid \(uid)" }
 }

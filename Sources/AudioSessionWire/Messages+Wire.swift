@@ -108,6 +108,10 @@ extension WireWriter {
             write(tag: RequestTag.reset)
             write(profile)
             write(duckLevel)
+        case .setAppState(let app, let state):
+            write(tag: RequestTag.setAppState)
+            write(app)
+            write(state == .background)
         }
     }
 
@@ -166,6 +170,8 @@ extension WireReader {
         case .deviceStatus: return .deviceStatus
         case .subscribe: return .subscribe
         case .reset: return .reset(try readProfile(), duckLevel: try readDouble("duck level"))
+        case .setAppState:
+            return .setAppState(try readAppID("app"), try readBool("background") ? .background : .foreground)
         }
     }
 

@@ -2,7 +2,7 @@ import AudioSessionModel
 
 /// The protocol version this build speaks; the handshake refuses any other (docs/protocol.md).
 public enum ProtocolVersion {
-    public static let current: UInt16 = 3
+    public static let current: UInt16 = 4
 }
 
 /// Who a connection is. Declared once, in the hello; the daemon checks it against the
@@ -47,6 +47,9 @@ public enum Request: Hashable, Sendable {
     /// A new device of this profile and duck level, for scenario runs; refused while apps are
     /// connected (controllers only).
     case reset(DeviceProfile, duckLevel: Double)
+    /// T1: the device's shell moves an app to the foreground or the background (controllers
+    /// only; in the system trust mode the only way an app's state changes).
+    case setAppState(AppID, AppState)
 }
 
 /// The reply to one request.

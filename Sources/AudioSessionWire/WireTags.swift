@@ -5,7 +5,9 @@
 enum ClientMessageTag: UInt8, CaseIterable { case hello, request }
 enum RoleTag: UInt8, CaseIterable { case app, controller, monitor }
 enum ServerMessageTag: UInt8, CaseIterable { case welcome, reply, event, closing }
-enum RequestTag: UInt8, CaseIterable { case call, status, ping, system, answerPermission, deviceStatus, subscribe, reset }
+enum RequestTag: UInt8, CaseIterable {
+    case call, status, ping, system, answerPermission, deviceStatus, subscribe, reset, setAppState
+}
 enum ReplyTag: UInt8, CaseIterable { case done, failed, status, device }
 enum EventTag: UInt8, CaseIterable { case notification, outputGain, stopIO, observed, permissionPrompt }
 

@@ -81,9 +81,11 @@ public struct ScenarioParser {
             _ = try cursor.next("")
             let key = flag.text.hasPrefix("answers=") ? "answers=" : flag.text
             guard seen.insert(key).inserted else { throw cursor.error("\(key) is given twice", at: flag) }
+            if let capability = AppCapabilities(name: flag.text) {
+                declaration.capabilities.insert(capability)
+                continue
+            }
             switch flag.text {
-            case "background-audio": declaration.capabilities.insert(.backgroundAudio)
-            case "now-playing": declaration.capabilities.insert(.nowPlaying)
             case "answers=grant": declaration.answer = .grant
             case "answers=deny": declaration.answer = .deny
             default:

@@ -86,14 +86,18 @@ extension AudioSessionCommand {
         }
     }
 
-    /// `audiosession system VERB ...`: a system step of SCENARIOS.md, or a permission answer.
+    /// `audiosession system VERB ...`: a system step of SCENARIOS.md, a permission answer, or an
+    /// app's foreground/background state set by the device's shell.
     struct System: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Send a system event to a running daemon (needs root or the daemon's user).",
+            abstract:
+                "Send a system event to a running daemon (needs a system controller: root or the daemon's user, or a configured controller).",
             discussion: """
                 VERB as in scenario files: plug KIND [uid=UID], unplug UID, silent on|off, lock, unlock, \
                 call|alarm|siri begin|end, mic-mute on|off, volume V, input-gain UID G, wake, media-services reset. \
-                Also: answer APP grant|deny (the user's answer to a record-permission prompt).
+                Also: answer APP grant|deny (the user's answer to a record-permission prompt), and \
+                app-state APP foreground|background (the device's shell moves an app; in the system trust \
+                mode the only way an app's state changes).
                 """)
 
         @OptionGroup var daemon: DaemonOptions
@@ -101,33 +105,44 @@ extension AudioSessionCommand {
         @Argument(help: "The verb and its arguments.")
         var words: [String]
 
-        func validate() throws {
-            guard !words.isEmpty else { throw ValidationError("give a verb, e.g. `system plug headphones`") }
-            if words[0] == "answer" {
+        /// What the words ask for.
+        enum Action {
+            case event(SystemEvent)
+            case answer(AppID, granted: Bool)
+            case appState(AppID, AppState)
+        }
+
+        func validate() throws { _ = try action() }
+
+        func action() throws -> Action {
+            guard let verb = words.first else { throw ValidationError("give a verb, e.g. `system plug headphones`") }
+            switch verb {
+            case "answer":
                 guard words.count == 3, ["grant", "deny"].contains(words[2]) else {
                     throw ValidationError("use `system answer APP grant|deny`")
                 }
-            } else {
-                _ = try event()
-            }
-        }
-
-        /// The system event the words name, parsed as a scenario line.
-        func event() throws -> SystemEvent {
-            do {
-                return try SystemEvent(parsing: words.joined(separator: " "))
-            } catch {
-                throw ValidationError("\(error.description)")
+                return .answer(AppID(words[1]), granted: words[2] == "grant")
+            case "app-state":
+                guard words.count == 3, ["foreground", "background"].contains(words[2]) else {
+                    throw ValidationError("use `system app-state APP foreground|background`")
+                }
+                return .appState(AppID(words[1]), words[2] == "foreground" ? .foreground : .background)
+            default:
+                do {
+                    return .event(try SystemEvent(parsing: words.joined(separator: " ")))
+                } catch {
+                    throw ValidationError("\(error.description)")
+                }
             }
         }
 
         func run() throws {
             let controller = try daemon.connect(as: .controller)
             do {
-                if words[0] == "answer" {
-                    try controller.answerRecordPermission(for: AppID(words[1]), granted: words[2] == "grant")
-                } else {
-                    try controller.perform(try event())
+                switch try action() {
+                case .event(let event): try controller.perform(event)
+                case .answer(let app, let granted): try controller.answerRecordPermission(for: app, granted: granted)
+                case .appState(let app, let state): try controller.setAppState(of: app, state)
                 }
             } catch let error as SessionError {
                 FileHandle.standardError.write(Data("audiosession: \(error)\n".utf8))

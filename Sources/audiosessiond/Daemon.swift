@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioSessionConfiguration
 import AudioSessionDaemon
 import AudioSessionModel
 import AudioSessionRuntime
@@ -21,10 +22,18 @@ struct Daemon: AsyncParsableCommand {
         abstract: "The audio session daemon: one arbiter for every app process, over a Unix socket.",
         discussion: """
             Apps connect with the AudioSession library (AUDIOSESSION_SOCKET=PATH) or the C API; \
-            `audiosession status`, `events` and `system` watch and drive it. SIGTERM or SIGINT stops it \
-            gracefully. Exit status: 0 after a graceful stop, 1 when it cannot start (the message says why).
+            `audiosession status`, `events` and `system` watch and drive it. Settings come from --config FILE \
+            (docs/configuration.md), then from these options. SIGHUP reloads the file without dropping a \
+            connection; SIGTERM, SIGINT and the other termination signals stop it gracefully. Exit status: 0 \
+            after a graceful stop, 1 when it cannot start or --check-config finds a problem (the message says why).
             """
     )
+
+    @Option(help: "The configuration file (YAML; docs/configuration.md). Reloaded on SIGHUP.")
+    var config: String?
+
+    @Option(help: "Check a configuration file (and its manifests), print what it sets, and exit.")
+    var checkConfig: String?
 
     @Option(help: "The socket path (default $XDG_RUNTIME_DIR/audiosession/socket). Its directory must be mode 700.")
     var socket: String?
@@ -34,9 +43,9 @@ struct Daemon: AsyncParsableCommand {
 
     @Option(
         help:
-            "Where the ports come from: simulated (the profile and `system plug`), or pulse (a PulseAudio server or PipeWire's pipewire-pulse: its sinks and sources)."
+            "Where the ports come from: simulated (the profile and `system plug`), or pulse (a PulseAudio server or PipeWire's pipewire-pulse: its sinks and sources). Default simulated."
     )
-    var backend: BackendKind = .simulated
+    var backend: DaemonSettings.Backend?
 
     @Option(
         help:
@@ -44,66 +53,97 @@ struct Daemon: AsyncParsableCommand {
     )
     var pulseServer: String?
 
-    @Option(help: "The duck level (D1), 0…1.")
-    var duckLevel: Double = 0.2
+    @Option(help: "The duck level (D1), 0…1 (default 0.2).")
+    var duckLevel: Double?
 
     @Option(help: "A directory where record permissions and the output volume persist (atomic writes).")
     var stateDir: String?
 
-    @Option(help: "Who answers record-permission prompts: ask (system controllers), grant or deny.")
-    var permissionPrompt: PermissionPolicy = .ask
+    @Option(help: "Who answers record-permission prompts: ask (system controllers), grant or deny (default ask).")
+    var permissionPrompt: PermissionPolicy?
 
-    @Option(help: "Log level.")
-    var logLevel: Logger.Level = .info
+    @Option(help: "Log level (default info).")
+    var logLevel: Logger.Level?
 
-    @Option(help: "Seconds a connection has to say hello before it is closed.")
-    var helloTimeout: Double = DaemonLimits().helloTimeout
+    @Option(help: "Seconds a connection has to say hello before it is closed (default 5).")
+    var helloTimeout: Double?
 
-    @Option(help: "Connections open at once, in all.")
-    var maxConnections: Int = DaemonLimits().connections
+    @Option(help: "Connections open at once, in all (default 4096).")
+    var maxConnections: Int?
 
-    @Option(help: "Connections open at once per uid.")
-    var maxConnectionsPerUid: Int = DaemonLimits().connectionsPerUID
+    @Option(help: "Connections open at once per uid (default 1024).")
+    var maxConnectionsPerUid: Int?
 
     func validate() throws {
-        if pulseServer != nil, backend != .pulse { throw ValidationError("--pulse-server needs --backend pulse") }
-        guard (0...1).contains(duckLevel) else { throw ValidationError("--duck-level must be within 0…1, not \(duckLevel)") }
-        guard helloTimeout > 0 else { throw ValidationError("--hello-timeout must be positive, not \(helloTimeout)") }
-        guard maxConnections > 0, maxConnectionsPerUid > 0 else {
-            throw ValidationError("--max-connections and --max-connections-per-uid must be at least 1")
-        }
+        if checkConfig != nil, config != nil { throw ValidationError("give --config or --check-config, not both") }
+        _ = try settings()
     }
 
-    var limits: DaemonLimits {
-        var limits = DaemonLimits()
-        limits.helloTimeout = helloTimeout
-        limits.connections = maxConnections
-        limits.connectionsPerUID = maxConnectionsPerUid
-        return limits
+    /// Defaults, then the configuration file, then the options given here.
+    func settings() throws -> DaemonSettings {
+        var settings = DaemonSettings()
+        if let config { settings = try ConfigurationFile.read(config) }
+        try override(&settings)
+        return settings
+    }
+
+    /// The options given on the command line win over the file (at start and on every reload).
+    func override(_ settings: inout DaemonSettings) throws {
+        if let socket { settings.socket = socket }
+        if let device { settings.device = device }
+        if let backend { settings.backend = backend }
+        if let pulseServer { settings.pulseServer = pulseServer }
+        if let duckLevel { settings.duckLevel = duckLevel }
+        if let stateDir { settings.stateDir = stateDir }
+        if let permissionPrompt { settings.permissionPrompt = permissionPrompt }
+        if let logLevel { settings.logLevel = logLevel }
+        if let helloTimeout { settings.limits.helloTimeout = helloTimeout }
+        if let maxConnections { settings.limits.connections = maxConnections }
+        if let maxConnectionsPerUid { settings.limits.connectionsPerUID = maxConnectionsPerUid }
+        if settings.pulseServer != nil, settings.backend != .pulse {
+            throw ValidationError("--pulse-server needs --backend pulse")
+        }
+        guard (0...1).contains(settings.duckLevel) else {
+            throw ValidationError("--duck-level must be within 0…1, not \(settings.duckLevel)")
+        }
+        if let problem = settings.limits.problem { throw ValidationError(problem) }
     }
 
     func run() async throws {
-        var logger = Logger(label: "audiosessiond")
-        logger.logLevel = logLevel
-        let path = socket ?? SocketLocation.defaultPath
+        if let checkConfig {
+            do {
+                print(ConfigurationSummary(try ConfigurationFile.read(checkConfig), file: checkConfig).text)
+                return
+            } catch {
+                fail("\(error)")
+            }
+        }
+        let settings = try settings()
+        let level = SharedLogLevel(settings.logLevel)
+        let logger = level.logger(label: "audiosessiond")
+        let path = settings.socket ?? SocketLocation.defaultPath
         do {
-            let store = try stateDir.map { (dir: String) throws(StoreError) in try SettingsStore(directory: dir) }
+            let store = try settings.stateDir.map { (dir: String) throws(StoreError) in try SettingsStore(directory: dir) }
             let arbiter = try Arbiter(
                 configuration: .init(
-                    profile: device ?? (backend == .pulse ? .desktop : .iphone),
-                    duckLevel: duckLevel, store: store,
-                    permissionPolicy: permissionPrompt,
+                    profile: settings.profile, duckLevel: settings.duckLevel, store: store,
+                    permissionPolicy: settings.permissionPrompt, trust: settings.trust,
                     now: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) }),
                 logger: logger)
             // The one door: the simulated device, or the sound server's backend.
-            let pulse = backend == .pulse ? try PulseBackend(arbiter: arbiter, server: pulseServer, logger: logger) : nil
+            let pulse =
+                settings.backend == .pulse
+                ? try PulseBackend(arbiter: arbiter, server: settings.pulseServer, logger: logger) : nil
             if pulse == nil { arbiter.attach(SimulatedDevice()) }
             defer { pulse?.close() }
-            let service = DaemonService(socketPath: path, arbiter: arbiter, logger: logger, limits: limits)
+            let service = DaemonService(socketPath: path, arbiter: arbiter, logger: logger, limits: settings.limits)
+            let reloader = Reloader(daemon: self, settings: settings, service: service, level: level, logger: logger)
+            logger.info(
+                "starting", metadata: ["trust": "\(settings.trust.mode)", "config": "\(config ?? "none")", "socket": "\(path)"])
             let group = ServiceGroup(
                 configuration: .init(
-                    services: [service, await HangupService(logger: logger)], gracefulShutdownSignals: UnixSignal.gracefulStops,
-                    logger: logger))
+                    services: [service, await HangupService(logger: logger, reload: reloader.reload)],
+                    gracefulShutdownSignals: UnixSignal.gracefulStops, logger: logger))
             try await group.run()
         } catch let error as StoreError {
             fail(error.message)
@@ -121,10 +161,7 @@ struct Daemon: AsyncParsableCommand {
     }
 }
 
-/// `--backend`: where the device's ports and events come from.
-enum BackendKind: String, CaseIterable, ExpressibleByArgument {
-    case simulated, pulse
-}
+extension DaemonSettings.Backend: ExpressibleByArgument {}
 
 extension DeviceProfile: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }

@@ -141,11 +141,12 @@ struct BoundsTests {
     }
 
     @Test(
-        "App ids are a safe set of characters: ones that spoof log lines or status are refused, naming the character",
+        "T3: app ids are [A-Za-z0-9._-]; ones that spoof log lines or status are refused, naming the character",
         arguments: [
             ("com.evil\u{202E}txt.exe", "U+202E at position 9"), ("two\u{2028}lines", "U+2028 at position 4"),
             ("next\u{85}line", "U+0085 at position 5"), ("has space", "U+0020 at position 4"),
             (String(repeating: "a", count: 256), "at most 255"), ("", "must not be empty"),
+            ("pulse:7", "U+003A at position 6"), ("user@host", "U+0040 at position 5"),
         ])
     func appIDsAreASafeSet(id: String, problem: String) throws {
         let arbiter = try Arbiter(configuration: .init(), logger: .quiet)
@@ -155,7 +156,7 @@ struct BoundsTests {
             return
         }
         #expect(error.code == .badParam && error.message.contains(problem), "\(error.message)")
-        for good in ["com.example.music", "pulse:7", "user@host", "c++-player_2"] {
+        for good in ["com.example.music", "Player_2", "a-b.c", String(repeating: "z", count: 255)] {
             #expect(throws: Never.self) {
                 try arbiter.connect(Hello(role: .app(AppID(good), [])), peer: .thisProcess, sink: NullSink()).get()
             }

@@ -36,12 +36,13 @@ struct SocketFixture {
     var transport: AudioSessionTransport { .daemon(socketPath: socketPath) }
 
     static func start(
-        profile: DeviceProfile = .iphone, logger: Logger = .quiet, limits: DaemonLimits = DaemonLimits()
+        profile: DeviceProfile = .iphone, logger: Logger = .quiet, limits: DaemonLimits = DaemonLimits(),
+        trust: TrustPolicy = .user
     ) async throws -> SocketFixture {
         let directory = TemporaryDirectory()
-        let arbiter = try Arbiter(configuration: .init(profile: profile), logger: logger)
+        let arbiter = try Arbiter(configuration: .init(profile: profile, trust: trust), logger: logger)
         let server = try await SocketServer.start(
-            path: directory.path + "/socket", arbiter: arbiter, logger: logger, limits: limits)
+            path: directory.path + "/socket", arbiter: arbiter, logger: logger, limits: SharedLimits(limits))
         return SocketFixture(directory: directory, arbiter: arbiter, server: server)
     }
 

@@ -43,7 +43,8 @@ struct TrustTests {
                 Issue.record("uid 1001 took memo and its granted permission")
                 continue
             }
-            #expect(error.message.contains("belongs to uid 1000"))
+            // T2: refused without naming the holder's uid or pid.
+            #expect(error.message.contains("belongs to another user") && !error.message.contains("1000"))
             let owner = try candidate.connect(Hello(role: .app("memo", [])), peer: Self.peer(1000), sink: NullSink()).get()
             guard case .status(let status) = candidate.handle(.status, from: owner) else { continue }
             #expect(status.recordPermission == .granted)

@@ -17,6 +17,8 @@ struct LayeringTests {
         "AudioSessionWire": ["AudioSessionModel"],
         "AudioSessionRuntime": ["AudioSessionModel", "AudioSessionEngine", "AudioSessionWire"],
         "AudioSessionDaemon": ["AudioSessionModel", "AudioSessionRuntime", "AudioSessionWire"],
+        // The configuration file: the daemon's side, above it (Yams stays out of the client and the CLI).
+        "AudioSessionConfiguration": ["AudioSessionModel", "AudioSessionRuntime", "AudioSessionDaemon"],
         "AudioSession": ["AudioSessionModel", "AudioSessionWire", "AudioSessionRuntime"],
         "AVFAudio": ["AudioSession", "AudioSessionModel"],
         "AVFoundation": ["AVFAudio"],
@@ -57,7 +59,7 @@ struct LayeringTests {
             if Self.ours.contains(imported) {
                 #expect(allowed.contains(imported), "\(module) imports \(imported)")
             }
-            if module != "AudioSessionDaemon" {
+            if module != "AudioSessionDaemon", module != "AudioSessionConfiguration" {
                 #expect(!Self.daemonOnly.contains(imported), "\(module) imports \(imported), which only the daemon may")
             }
         }
@@ -102,6 +104,7 @@ struct LayeringTests {
         let linksNIO = symbols.contains("7NIOCore") || symbols.contains("8NIOPosix")
         let linksLifecycle = symbols.contains("16ServiceLifecycle")
         let linksRuntime = symbols.contains("19AudioSessionRuntime")
+        #expect(symbols.contains("4Yams") == (binary == "audiosessiond"), "only the daemon reads YAML")
         #expect(linksRuntime, "\(binary) carries the runtime (the embedded arbiter)")
         #expect(linksNIO == (binary == "audiosessiond"), "\(binary) links NIO: \(linksNIO)")
         #expect(linksLifecycle == (binary == "audiosessiond"), "\(binary) links service-lifecycle: \(linksLifecycle)")
