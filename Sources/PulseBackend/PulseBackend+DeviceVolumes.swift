@@ -4,9 +4,11 @@ import CPulse
 /// The device's volumes both ways, as slider positions (the server's volume / 100 %, at most 1
 /// for the session; a boost above 100 % set on the server reads as 1 and is left alone):
 ///
-/// - HW7: the system output volume is the default sink's volume. A change on the server
+/// - HW7: the system output volume is the volume of the sink the routing owner's route plays
+///   to (the default sink while no session owns the route): plugging headphones makes their
+///   volume the output volume, as a phone's volume follows its route. A change on the server
 ///   (a mixer, a volume key) becomes `outputVolume` and every session is told; `system volume V`
-///   from a controller sets the sink.
+///   from a controller sets that sink, and no other.
 /// - HW6: an input port's gain is its source's volume. A change on the server becomes the
 ///   port's gain (`SystemEvent.inputGain`, device side, no notification); an app's
 ///   `setInputGain` sets the source.
@@ -19,9 +21,26 @@ import CPulse
 extension PulseBackend {
     static let volumeStep = 1 / Double(PA_VOLUME_NORM)
 
-    /// HW7: the default sink's volume into the engine.
+    /// HW7: the sink whose volume is the output volume: the one the routing owner's route
+    /// plays to, else (no owner, or a port without a sink of its own) the server's default sink.
+    func volumeSink() -> String? {
+        if let owner = arbiter.deviceStatus.routingOwner,
+            let sink = deviceName(for: arbiter.status(of: owner)?.currentRoute.outputs.first)
+        {
+            return sink
+        }
+        return state.withLock { $0.defaultSink }
+    }
+
+    /// HW7: the volume sink's volume into the engine; from now on that sink is the one written.
     func followOutputVolume() {
-        guard let volume = state.withLock({ state in state.defaultSink.flatMap { state.volumes[true]?[$0] } }) else { return }
+        let sink = volumeSink()
+        guard
+            let volume = state.withLock({ state in
+                state.volumeSink = sink
+                return sink.flatMap { state.volumes[true]?[$0] }
+            })
+        else { return }
         let wanted = min(1, max(0, volume))
         guard abs(arbiter.deviceStatus.outputVolume - wanted) > Self.volumeStep / 2 else { return }
         if let error = arbiter.report(.outputVolume(wanted)) {
@@ -39,15 +58,20 @@ extension PulseBackend {
         }
     }
 
-    /// After a step: the engine's output volume and input gains onto the server where they differ.
+    /// After a step: the engine's output volume and input gains onto the server where they
+    /// differ. When the step moved the owner's route to another sink, that sink's volume is
+    /// followed instead (HW7): the new route brings its own volume.
     func reconcileDeviceVolumes() {
         let device = arbiter.deviceStatus
         let volume = device.outputVolume
-        if let sink = state.withLock({ state in
-            state.defaultSink.flatMap { sink in
-                state.volumes[true]?[sink].flatMap { abs(min(1, $0) - volume) > Self.volumeStep / 2 ? sink : nil }
-            }
-        }) {
+        let sink = volumeSink()
+        if sink != state.withLock({ $0.volumeSink }) {
+            followOutputVolume()
+        } else if let sink,
+            state.withLock({ state in
+                state.volumes[true]?[sink].map { abs(min(1, $0) - volume) > Self.volumeStep / 2 } ?? false
+            })
+        {
             state.withLock { $0.volumes[true]?[sink] = volume }
             let balance = state.withLock { $0.balances[true]?[sink] ?? [] }
             server.withLock { $0 }?.setVolume(device: sink, isSink: true, volume: volume, balance: balance)

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Streams of apps that do not use us are *other audio* (`PulseBackend+Streams.swift`).
 /// The library's own streams follow their session (`PulseBackend+OwnStreams.swift`); the
-/// output volume and input gains are the default sink's and the sources' volumes
+/// output volume and input gains are the routing owner's sink's and the sources' volumes
 /// (`PulseBackend+DeviceVolumes.swift`).
 ///
 /// Everything the server reports and everything sent to it goes through one serial queue: the
@@ -34,6 +34,8 @@ public final class PulseBackend: AudioBackend {
         var roleVolumes: [String: UInt32] = [:]
         /// HW7: the default sink.
         var defaultSink: String?
+        /// HW7: the sink whose volume the engine's output volume is now (`volumeSink()`).
+        var volumeSink: String?
         /// HW6, HW7: each sink's (true) and source's volume as last reported (or written), by name.
         var volumes: [Bool: [String: Double]] = [true: [:], false: [:]]
         /// Each sink's and source's channel volumes as last reported: the balance a write keeps.

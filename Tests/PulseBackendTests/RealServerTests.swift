@@ -178,6 +178,41 @@ struct RealServerTests {
         music.close()
     }
 
+    @Test(
+        "HW7: the output volume is the volume of the sink the routing owner's route uses, not always the default sink's",
+        arguments: ServerKind.allCases)
+    func outputVolumeFollowsTheRoute(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try Self.start(kind)
+        defer { backend.close(); pulse.stop() }
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        try music.setCategory(.playback)
+        try music.setActive(true)
+        try pulse.pactl(["set-sink-volume", "speaker", "50%"])
+        #expect(eventually { (try? music.status().outputVolume) == 0.5 })
+        // Headphones come (RT3: the route moves to them): their volume is the output volume.
+        let headphones = try pulse.load(sink: "headphones", "device.form_factor=headphone")
+        #expect(eventually { music.currentRoute.outputs.first?.uid == "headphones" })
+        try pulse.pactl(["set-sink-volume", "headphones", "30%"])
+        #expect(
+            eventually { abs(((try? music.status().outputVolume) ?? 0) - 0.3) < 0.001 },
+            "\(kind): \(String(describing: try? music.status().outputVolume))")
+        // A controller's volume sets the headphones; the speaker keeps the user's 50%.
+        #expect(arbiter.report(.outputVolume(0.4)) == nil)
+        #expect(eventually { (try? pulse.volume(of: "sink", "headphones")) == 26_214 }, "\(kind): the headphones at 40%")
+        usleep(200_000)
+        #expect(try pulse.volume(of: "sink", "speaker") == 32_768, "\(kind): the speaker was left alone")
+        // A mixer moving the speaker (not on the route) changes nothing the apps read.
+        try pulse.pactl(["set-sink-volume", "speaker", "70%"])
+        usleep(300_000)
+        #expect(abs(try music.status().outputVolume - 0.4) < 0.001)
+        // The headphones go: the route is the speaker again, and so is the volume.
+        try pulse.unload(headphones)
+        #expect(
+            eventually { abs(((try? music.status().outputVolume) ?? 0) - 0.7) < 0.001 }, "\(kind): back to the speaker's volume")
+        #expect(try pulse.volume(of: "sink", "speaker") == 45_875)
+        music.close()
+    }
+
     @Test("An input port's gain is its source's volume, both ways (HW6)", arguments: ServerKind.allCases)
     func inputGainIsTheSourceVolume(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try Self.start(kind)
