@@ -187,8 +187,10 @@ struct ChannelSink: ConnectionSink {
 
 extension ByteBuffer {
     /// A message as one frame: its length, then its payload.
-    static func frame(_ message: ServerMessage) -> ByteBuffer {
-        let payload = message.encoded()
+    static func frame(_ message: ServerMessage) -> ByteBuffer { frame(payload: message.encoded()) }
+
+    /// A payload as one frame.
+    static func frame(payload: [UInt8]) -> ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: payload.count + 4)
         buffer.writeInteger(UInt32(payload.count))
         buffer.writeBytes(payload)

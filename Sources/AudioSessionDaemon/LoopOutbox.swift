@@ -31,14 +31,25 @@ final class LoopOutbox: Sendable {
     }
 
     /// Encodes and writes everything queued, then flushes each channel once (a task of its own:
-    /// no lock held, so a flush that reads the socket may enter the arbiter).
+    /// no lock held, so a flush that reads the socket may enter the arbiter). The channel of the
+    /// last message goes first — a request's reply is queued after the events it caused, so the
+    /// client waiting on it is not kept waiting behind a fan-out to a thousand others; each
+    /// channel's own messages stay in the order they were sent.
     private func drain() {
         let items = queue.withLock { queue in
             defer { queue.removeAll(keepingCapacity: true) }
             return queue
         }
-        for item in items { write(ByteBuffer.frame(item.message), to: item.channel) }
-        var flushed = Set<ObjectIdentifier>()
+        guard let last = items.last.map({ ObjectIdentifier($0.channel) }) else { return }
+        var frames = NotificationFrames()  // a fan-out's notification is encoded once
+        for item in items where ObjectIdentifier(item.channel) == last {
+            write(ByteBuffer.frame(payload: frames.payload(item.message)), to: item.channel)
+        }
+        items.last?.channel.flush()
+        var flushed: Set<ObjectIdentifier> = [last]
+        for item in items where ObjectIdentifier(item.channel) != last {
+            write(ByteBuffer.frame(payload: frames.payload(item.message)), to: item.channel)
+        }
         for item in items.reversed() where flushed.insert(ObjectIdentifier(item.channel)).inserted { item.channel.flush() }
     }
 }
@@ -48,7 +59,7 @@ extension LoopOutbox {
     private func write(_ buffer: ByteBuffer, to channel: any Channel) {
         guard channel.isWritable else {
             if channel.isActive {
-                logger.info("closed a connection that stopped reading (more than 1 MiB unsent)")
+                logger.info("closed a connection that stopped reading (more unsent than limits.queued-output)")
             }
             channel.close(promise: nil)
             return

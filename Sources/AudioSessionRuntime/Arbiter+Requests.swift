@@ -127,13 +127,13 @@ extension Arbiter {
         guard settings != state.savedSettings || state.owners != state.savedOwners, let store = configuration.store else {
             return
         }
-        do {
-            try store.save(settings, owners: state.owners)
-            state.savedSettings = settings
-            state.savedOwners = state.owners
-        } catch {
+        // Written on the store's own queue: no fsync under the arbiter's lock.
+        let logger = logger
+        store.saveInBackground(settings, owners: state.owners) { error in
             logger.error("cannot save the settings", metadata: ["error": "\(error)"])
         }
+        state.savedSettings = settings
+        state.savedOwners = state.owners
     }
 }
 

@@ -261,8 +261,13 @@ extension Arbiter {
     }
 
     /// Closes every connection (the daemon is stopping); clients see media services lost (MS1).
+    /// Returns once the settings are on disk.
     public func closeAll() {
         let sinks = state.withLock { state in state.connections.values.map(\.sink) }
         for sink in sinks { sink.close() }
+        waitUntilSettingsSaved()
     }
+
+    /// Returns once every settings change so far is on disk (they are written off the lock).
+    public func waitUntilSettingsSaved() { configuration.store?.waitUntilSaved() }
 }

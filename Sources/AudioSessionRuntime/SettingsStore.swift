@@ -1,6 +1,8 @@
 import AudioSessionEngine
 import AudioSessionModel
+import Dispatch
 import FoundationEssentials  // JSON and files without the rest of Foundation (daemon RSS)
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,6 +15,8 @@ public struct SettingsStore: Sendable {
     public let directory: String
     public var file: String { directory + "/state.json" }
     private var temporaryFile: String { directory + "/state.json.tmp" }
+    /// Writes handed off by `saveInBackground`, shared by every copy of this store.
+    private let background = BackgroundWrites()
 
     /// Opens (creating with mode 0700 if needed) a state directory. It is checked like the
     /// socket's directory: a real directory (not a symbolic link), owned by the daemon's user,
@@ -56,6 +60,7 @@ public struct SettingsStore: Sendable {
     /// The saved settings and the uid each app id holding a record permission belongs to.
     /// - Throws: `StoreError` naming the file and the fault when it is not a valid store.
     public func loadState() throws(StoreError) -> (settings: DeviceSettings, owners: [AppID: UInt32]) {
+        waitUntilSaved()
         guard let data = FileManager.default.contents(atPath: file) else { return (DeviceSettings(), [:]) }
         let saved: SavedState
         do {
@@ -84,6 +89,21 @@ public struct SettingsStore: Sendable {
 
     /// Replaces the saved settings (and the owners of app ids with a permission) atomically.
     /// - Throws: `StoreError` with the failing system call; the old file is then still in place.
+    /// Saves on a queue of the store's own, so the caller (the arbiter, under its lock) never
+    /// waits for a disk: only the latest settings are written, in order; `loadState` and
+    /// `waitUntilSaved` wait for what is pending.
+    public func saveInBackground(
+        _ settings: DeviceSettings, owners: [AppID: UInt32], onError: @escaping @Sendable (StoreError) -> Void
+    ) {
+        let store = self
+        background.enqueue((settings, owners)) { latest in
+            do throws(StoreError) { try store.save(latest.0, owners: latest.1) } catch { onError(error) }
+        }
+    }
+
+    /// Returns once every save handed to `saveInBackground` so far is on disk.
+    public func waitUntilSaved() { background.wait() }
+
     public func save(_ settings: DeviceSettings, owners: [AppID: UInt32] = [:]) throws(StoreError) {
         var permissions: [String: String] = [:]
         for (app, permission) in settings.recordPermissions where permission != .undetermined {
@@ -155,4 +175,30 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+/// One serial queue of writes where only the latest pending value matters.
+final class BackgroundWrites: Sendable {
+    private let queue = DispatchQueue(label: "audiosession.settings-store")
+    private let pending = Mutex<(DeviceSettings, [AppID: UInt32])?>(nil)
+
+    func enqueue(
+        _ value: (DeviceSettings, [AppID: UInt32]), write: @escaping @Sendable ((DeviceSettings, [AppID: UInt32])) -> Void
+    ) {
+        let scheduled = pending.withLock { pending -> Bool in
+            defer { pending = value }
+            return pending != nil
+        }
+        guard !scheduled else { return }  // the queued write will take the newest value
+        queue.async { [self] in
+            guard
+                let latest = pending.withLock({ pending in
+                    defer { pending = nil }; return pending
+                })
+            else { return }
+            write(latest)
+        }
+    }
+
+    func wait() { queue.sync {} }
 }

@@ -13,6 +13,10 @@ final class RawApps: Sendable {
     private let decoders: Mutex<[FrameDecoder]>
 
     init(count: Int, socket: String, clock: @escaping @Sendable () -> UInt64) throws {
+        let sample = ServerMessage.event(
+            .notification(sequence: 7, .routeChange(reason: .newDeviceAvailable, previous: Route(), current: Route())))
+        let other = ServerMessage.event(.notification(sequence: 7, .outputVolume(0.5)))
+        precondition(Self.isRouteChange(sample.encoded()) && !Self.isRouteChange(other.encoded()), "the wire's tags moved")
         var fds: [Int32] = []
         for index in 0..<count {
             let fd = try UnixSocket.connect(to: socket).get()
@@ -25,6 +29,11 @@ final class RawApps: Sendable {
         decoders = Mutex([FrameDecoder](repeating: FrameDecoder(), count: count))
         let thread = Thread { [self] in run(clock) }
         thread.start()
+    }
+
+    /// `event` (2), `notification` (0), a u64 sequence, `routeChange` (2): docs/protocol.md.
+    static func isRouteChange(_ payload: [UInt8]) -> Bool {
+        payload.count > 10 && payload[0] == 2 && payload[1] == 0 && payload[10] == 2
     }
 
     /// Sends a message and reads the one-frame answer (set-up only; nothing else is in flight).
@@ -52,8 +61,11 @@ final class RawApps: Sendable {
                     while let payload = try? decoders[index].next() { payloads.append(payload) }
                     return payloads
                 }
+                // A route change is known by its first bytes (event, notification, sequence,
+                // routeChange): the time is taken on arrival, as each app would in its own
+                // process, not after this one thread has decoded a thousand of them in a row.
                 for payload in payloads {
-                    if case .event(.notification(_, .routeChange))? = try? ServerMessage(decoding: payload) {
+                    if Self.isRouteChange(payload) {
                         let time = clock()
                         arrivals.withLock { $0[index] = time }
                     }

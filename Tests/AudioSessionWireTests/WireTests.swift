@@ -98,6 +98,19 @@ struct WireTests {
         }
     }
 
+    @Test("A fan-out's payloads, its notification encoded once, are byte for byte each message's own")
+    func notificationFramesMatchTheEncoding() {
+        var frames = NotificationFrames()
+        // Each sample twice in a row (with another sequence number), as a fan-out sends it.
+        for (index, message) in Samples.serverMessages.enumerated() {
+            var again = message
+            if case .event(.notification(_, let notification)) = message {
+                again = .event(.notification(sequence: UInt64(index) * 1_000_003, notification))
+            }
+            for message in [message, again] { #expect(frames.payload(message) == message.encoded(), "\(message)") }
+        }
+    }
+
     @Test func everyTruncationAndEveryExtraByteIsAnError() {
         for message in Samples.clientMessages.map({ $0.encoded() }) {
             for length in 0..<message.count {
