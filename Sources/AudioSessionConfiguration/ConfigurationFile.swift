@@ -3,7 +3,6 @@ import AudioSessionModel
 import AudioSessionRuntime
 import FoundationEssentials
 import Logging
-import Yams
 
 /// `audiosessiond`'s configuration file (YAML; docs/configuration.md): read whole and checked
 /// before anything of it is used, so a bad file changes nothing, at start or on a reload.
@@ -74,7 +73,8 @@ public enum ConfigurationFile {
     }
 
     /// T5: `limits:`.
-    static func limits(_ node: Node, _ fields: YAMLFields, over base: DaemonLimits) throws(ConfigurationError) -> DaemonLimits {
+    static func limits(_ node: YAMLNode, _ fields: YAMLFields, over base: DaemonLimits) throws(ConfigurationError) -> DaemonLimits
+    {
         let values = try fields.mapping(node, "limits", known: limitKeys)
         var limits = base
         if let node = values["hello-timeout"] {
@@ -99,9 +99,9 @@ public enum ConfigurationFile {
     }
 
     /// T1: `trust:`. The system mode's lists and manifests are read here; the user mode takes none.
-    static func trust(_ node: Node, _ fields: YAMLFields) throws(ConfigurationError) -> (TrustPolicy, String?) {
+    static func trust(_ node: YAMLNode, _ fields: YAMLFields) throws(ConfigurationError) -> (TrustPolicy, String?) {
         let values = try fields.mapping(node, "trust", known: trustKeys)
-        let mode = try values["mode"].map { (node: Node) throws(ConfigurationError) in
+        let mode = try values["mode"].map { (node: YAMLNode) throws(ConfigurationError) in
             try fields.choice(node, "trust.mode", as: TrustPolicy.Mode.self)
         }
         guard mode == .system else {
@@ -130,7 +130,7 @@ public enum ConfigurationFile {
     }
 
     /// `users:` and `groups:`, by name or number.
-    static func peers(_ node: Node, _ name: String, _ fields: YAMLFields) throws(ConfigurationError) -> PeerSet {
+    static func peers(_ node: YAMLNode, _ name: String, _ fields: YAMLFields) throws(ConfigurationError) -> PeerSet {
         let values = try fields.mapping(node, name, known: ["users", "groups"])
         var set = PeerSet()
         for item in try fields.list(values["users"], "\(name).users") {

@@ -17,8 +17,8 @@ struct LayeringTests {
         "AudioSessionWire": ["AudioSessionModel"],
         "AudioSessionRuntime": ["AudioSessionModel", "AudioSessionEngine", "AudioSessionWire"],
         "AudioSessionDaemon": ["AudioSessionModel", "AudioSessionRuntime", "AudioSessionWire"],
-        // The configuration file: the daemon's side, above it (Yams stays out of the client and the CLI).
-        "AudioSessionConfiguration": ["AudioSessionModel", "AudioSessionRuntime", "AudioSessionDaemon"],
+        // The configuration file (libyaml): the daemon's side, above it.
+        "AudioSessionConfiguration": ["AudioSessionModel", "AudioSessionRuntime", "AudioSessionDaemon", "CYAML"],
         "AudioSession": ["AudioSessionModel", "AudioSessionWire", "AudioSessionRuntime"],
         "AVFAudio": ["AudioSession", "AudioSessionModel"],
         "AVFoundation": ["AVFAudio"],
@@ -104,9 +104,26 @@ struct LayeringTests {
         let linksNIO = symbols.contains("7NIOCore") || symbols.contains("8NIOPosix")
         let linksLifecycle = symbols.contains("16ServiceLifecycle")
         let linksRuntime = symbols.contains("19AudioSessionRuntime")
-        #expect(symbols.contains("4Yams") == (binary == "audiosessiond"), "only the daemon reads YAML")
         #expect(linksRuntime, "\(binary) carries the runtime (the embedded arbiter)")
         #expect(linksNIO == (binary == "audiosessiond"), "\(binary) links NIO: \(linksNIO)")
         #expect(linksLifecycle == (binary == "audiosessiond"), "\(binary) links service-lifecycle: \(linksLifecycle)")
+    }
+
+    @Test("The daemon stays on FoundationEssentials: neither Foundation nor ICU is loaded (its RSS)")
+    func daemonLinksNoFoundation() throws {
+        let path = Self.root.appendingPathComponent(".build/debug/audiosessiond").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["objdump", "-p", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let needed = text.split(separator: "\n").filter { $0.contains("NEEDED") }.map {
+            String($0.split(separator: " ").last ?? "")
+        }
+        #expect(needed.contains("libFoundationEssentials.so"), "\(needed)")
+        #expect(!needed.contains("libFoundation.so") && !needed.contains("lib_FoundationICU.so"), "\(needed)")
     }
 }
