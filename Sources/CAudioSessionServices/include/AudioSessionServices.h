@@ -1,8 +1,10 @@
 /*
  * AudioSessionServices.h — Apple's Audio Session Services C API on Linux (SPEC.md §14).
  *
- * Code written against AudioSessionInitialize / AudioSessionSetProperty compiles with few
- * changes. The differences, all because there is no CoreFoundation here:
+ * This is the project's own C form (SPEC §14): strings are UTF-8 C strings and dictionaries C
+ * structs, with no CoreFoundation. Code written for iOS can instead include Apple's headers,
+ * <AudioToolbox/AudioToolbox.h> (`pkg-config AudioToolbox`, built by scripts/build-apple-form):
+ * the same API in Apple's CoreFoundation form. Here:
  *
  *  - The run-loop arguments of AudioSessionInitialize are accepted and ignored (pass NULL).
  *    Listeners are called one at a time, in the order the arbiter produced the events, on a
@@ -10,11 +12,11 @@
  *    AudioSessionInitialize. A listener may call any function of this API.
  *  - kAudioSessionProperty_AudioRoute ('rout') reads a `const char *` (UTF-8), and
  *    kAudioSessionProperty_AudioRouteDescription ('crar') a `const AudioSessionRouteDescription *`,
- *    where Apple returns a CFStringRef and a CFDictionaryRef: pass the address of a pointer and
- *    sizeof that pointer. What the library returns stays owned by it and valid until the same
- *    property is read again.
+ *    where Apple's form returns a CFStringRef and a CFDictionaryRef: pass the address of a
+ *    pointer and sizeof that pointer. What the library returns stays owned by it and valid
+ *    until the same property is read again.
  *  - A kAudioSessionProperty_AudioRouteChange ('roch') listener receives a
- *    `const AudioSessionRouteChange *` (valid during the call) where Apple passes a
+ *    `const AudioSessionRouteChange *` (valid during the call) where Apple's form passes a
  *    CFDictionaryRef.
  *
  * Link with the library built by this package: see README.md, "Using from C", or
