@@ -207,6 +207,11 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"], swiftSettings: strict),
+        // Apple's AVAudioSession surface: the symbol list (apple-symbols.txt) and what the newer
+        // and deprecated members do here.
+        .testTarget(
+            name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioSession", "AudioSessionModel"],
+            exclude: ["apple-symbols.txt"], swiftSettings: strict),
         .testTarget(
             name: "AudioSessionConfigurationTests",
             dependencies: ["AudioSessionConfiguration", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionModel"],

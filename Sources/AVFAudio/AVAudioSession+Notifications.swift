@@ -8,6 +8,16 @@ extension AVAudioSession {
     public static let mediaServicesWereLostNotification = AudioSession.mediaServicesWereLostNotification
     public static let mediaServicesWereResetNotification = AudioSession.mediaServicesWereResetNotification
     public static let silenceSecondaryAudioHintNotification = AudioSession.silenceSecondaryAudioHintNotification
+    /// Posted after a route change that changed `availableInputs` (a microphone came or went).
+    public static let availableInputsChangeNotification = Notification.Name("AVAudioSessionAvailableInputsChangeNotification")
+    /// Never posted: no output here is spatialised, so the capability never changes.
+    public static let spatialPlaybackCapabilitiesChangedNotification = Notification.Name(
+        "AVAudioSessionSpatialPlaybackCapabilitiesChangedNotification")
+    /// Never posted: `renderingMode` is always `monoStereo` here.
+    public static let renderingModeChangeNotification = Notification.Name("AVAudioSessionRenderingModeChangeNotification")
+    /// Never posted: the rendering capabilities never change here.
+    public static let renderingCapabilitiesChangeNotification = Notification.Name(
+        "AVAudioSessionRenderingCapabilitiesChangeNotification")
 
     /// Posts a notification as iOS does: the library's name and userInfo (`UInt` values for
     /// enums and options), this session as the object, and the previous route as an
@@ -22,6 +32,18 @@ extension AVAudioSession {
             userInfo[AVAudioSessionRouteChangePreviousRouteKey] = AVAudioSessionRouteDescription(previous, session: nil)
         }
         NotificationCenter.default.post(name: name, object: self, userInfo: userInfo)
+        if case .routeChange = notification { postAvailableInputsChange() }
+        tellDelegate(notification)
+    }
+
+    /// `availableInputsChangeNotification` when the route change changed the available inputs.
+    private func postAvailableInputsChange() {
+        let inputs = session.availableInputs.map(\.uid)
+        let changed = extras.withLock { extras -> Bool in
+            defer { extras.availableInputs = inputs }
+            return extras.availableInputs.map { $0 != inputs } ?? false
+        }
+        if changed { NotificationCenter.default.post(name: Self.availableInputsChangeNotification, object: self) }
     }
 }
 
@@ -31,3 +53,7 @@ public let AVAudioSessionInterruptionReasonKey = AudioSession.UserInfoKey.interr
 public let AVAudioSessionRouteChangeReasonKey = AudioSession.UserInfoKey.routeChangeReason
 public let AVAudioSessionRouteChangePreviousRouteKey = AudioSession.UserInfoKey.routeChangePreviousRoute
 public let AVAudioSessionSilenceSecondaryAudioHintTypeKey = AudioSession.UserInfoKey.silenceSecondaryAudioHintType
+public let AVAudioSessionSpatialAudioEnabledKey = "AVAudioSessionSpatializationEnabledKey"
+public let AVAudioSessionRenderingModeNewRenderingModeKey = "AVAudioSessionRenderingModeNewRenderingModeKey"
+/// Never present: apps are not suspended by this system, so no interruption is the result of it.
+public let AVAudioSessionInterruptionWasSuspendedKey = "AVAudioSessionInterruptionWasSuspendedKey"

@@ -66,6 +66,16 @@ extension AVAudioSession {
         public static let lineIn = Port(.lineIn)
         public static let airPlay = Port(.airPlay)
         public static let carAudio = Port(.carAudio)
+        // Port types this system never reports (no such hardware is mapped to a port here); the
+        // constants exist so code that compares against them builds and reads false.
+        public static let bluetoothLE = Port(rawValue: "BluetoothLE")
+        public static let AVB = Port(rawValue: "AVB")
+        public static let PCI = Port(rawValue: "PCI")
+        public static let displayPort = Port(rawValue: "DisplayPort")
+        public static let fireWire = Port(rawValue: "FireWire")
+        public static let thunderbolt = Port(rawValue: "Thunderbolt")
+        public static let virtual = Port(rawValue: "Virtual")
+        public static let continuityMicrophone = Port(rawValue: "ContinuityMicrophone")
 
         init(_ type: PortType) { rawValue = type.rawValue }
     }
@@ -78,11 +88,18 @@ extension AVAudioSession {
         public static let mixWithOthers = CategoryOptions(.mixWithOthers)
         public static let duckOthers = CategoryOptions(.duckOthers)
         public static let allowBluetooth = CategoryOptions(.allowBluetooth)
+        /// The newest SDK's name for `allowBluetooth` (the same bit).
+        public static let allowBluetoothHFP = allowBluetooth
         public static let defaultToSpeaker = CategoryOptions(.defaultToSpeaker)
         public static let interruptSpokenAudioAndMixWithOthers = CategoryOptions(.interruptSpokenAudioAndMixWithOthers)
         public static let allowBluetoothA2DP = CategoryOptions(.allowBluetoothA2DP)
         public static let allowAirPlay = CategoryOptions(.allowAirPlay)
         public static let overrideMutedMicrophoneInterruption = CategoryOptions(.overrideMutedMicrophoneInterruption)
+        /// Full-bandwidth Bluetooth recording where the route supports it, else HFP. No Bluetooth
+        /// route here records in high quality, so it changes nothing, as on iOS with such a
+        /// route; it is accepted where iOS accepts it (record and playAndRecord, default mode)
+        /// and reads back in `categoryOptions`.
+        public static let bluetoothHighQualityRecording = CategoryOptions(rawValue: 1 << 19)
 
         init(_ options: EngineOptions) { rawValue = UInt(options.rawValue) }
 
@@ -113,10 +130,14 @@ extension AVAudioSession {
         public static let shouldResume = InterruptionOptions(rawValue: 1)
     }
 
-    /// `AVAudioSessionInterruptionReasonKey` values.
+    /// `AVAudioSessionInterruptionReasonKey` values. This system sends `default` and
+    /// `builtInMicMuted` (I7); the others exist for code that switches over them.
     public enum InterruptionReason: UInt, Sendable {
         case `default` = 0
+        case appWasSuspended = 1
         case builtInMicMuted = 2
+        case sceneWasBackgrounded = 3
+        case routeDisconnected = 4
     }
 
     /// `AVAudioSessionRouteChangeReasonKey` values.
@@ -165,5 +186,79 @@ extension AVAudioSession {
         case insufficientPriority = 561_017_449
         case resourceNotAvailable = 561_145_203
         case unspecified = 2_003_329_396
+        case expiredSession = 561_210_739  // '!ses'
+        case sessionNotActive = 1_768_841_571  // 'inac'
+    }
+
+    /// How a session's audio is routed with respect to other apps (`setCategory(_:mode:policy:options:)`).
+    public enum RouteSharingPolicy: UInt, Sendable {
+        case `default` = 0
+        case longFormAudio = 1
+        case independent = 2
+        case longFormVideo = 3
+        /// The earlier name of `longFormAudio`.
+        public static let longForm = RouteSharingPolicy.longFormAudio
+    }
+
+    /// `setAggregatedIOPreference(_:)` values.
+    public enum IOType: UInt, Sendable {
+        case notApplicable = 0
+        case aggregated = 1
+    }
+
+    /// `promptStyle` values (four-character codes).
+    public enum PromptStyle: UInt, Sendable {
+        case none = 1_852_796_517  // 'none'
+        case short = 1_936_224_884  // 'shrt'
+        case normal = 1_852_992_876  // 'nrml'
+    }
+
+    /// `preferredInputOrientation` values.
+    public enum StereoOrientation: Int, Sendable {
+        case none = 0
+        case portrait = 1
+        case portraitUpsideDown = 2
+        case landscapeRight = 3
+        case landscapeLeft = 4
+    }
+
+    /// `renderingMode` values.
+    public enum RenderingMode: Int, Sendable {
+        case notApplicable = 0
+        case monoStereo = 1
+        case surround = 2
+        case spatialAudio = 3
+        case dolbyAudio = 4
+        case dolbyAtmos = 5
+    }
+
+    /// A data source's location (`AVAudioSessionDataSourceDescription.location`).
+    public struct Location: Hashable, RawRepresentable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let lower = Location(rawValue: "Lower")
+        public static let upper = Location(rawValue: "Upper")
+    }
+
+    /// A data source's orientation (`AVAudioSessionDataSourceDescription.orientation`).
+    public struct Orientation: Hashable, RawRepresentable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let top = Orientation(rawValue: "Top")
+        public static let bottom = Orientation(rawValue: "Bottom")
+        public static let front = Orientation(rawValue: "Front")
+        public static let back = Orientation(rawValue: "Back")
+        public static let left = Orientation(rawValue: "Left")
+        public static let right = Orientation(rawValue: "Right")
+    }
+
+    /// A data source's polar pattern.
+    public struct PolarPattern: Hashable, RawRepresentable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let omnidirectional = PolarPattern(rawValue: "Omnidirectional")
+        public static let cardioid = PolarPattern(rawValue: "Cardioid")
+        public static let subcardioid = PolarPattern(rawValue: "Subcardioid")
+        public static let stereo = PolarPattern(rawValue: "Stereo")
     }
 }

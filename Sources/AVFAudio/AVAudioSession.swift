@@ -1,6 +1,7 @@
 import AudioSession
 import AudioSessionModel
 import Foundation
+import Synchronization
 
 /// Apple's `AVAudioSession` on Linux: the same names, shapes and raw values over the
 /// `AudioSession` client library, which does the work (embedded, or `audiosessiond` when
@@ -13,6 +14,10 @@ import Foundation
 open class AVAudioSession: NSObject, @unchecked Sendable {
     /// The client-library session this one speaks for.
     public let session: AudioSession
+    /// What this wrapper keeps beside the session: the preferences with no engine rule behind
+    /// them, the delegate, and what the last route change left (AVAudioSession+Preferences.swift).
+    let extras = Mutex(Extras())
+    let delegateBox = DelegateBox()
 
     private static let shared = AVAudioSession(wrapping: .shared)
 
@@ -43,11 +48,43 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     }
 
     open func setCategory(_ category: Category, mode: Mode, options: CategoryOptions = []) throws {
+        try setCategory(category, mode: mode, policy: .default, options: options)
+    }
+
+    /// C9, O1, M1 with a route sharing policy. `independent` is refused (-50), as on iOS;
+    /// `longFormAudio` and `longFormVideo` need the playback category and no options, as on iOS.
+    /// The policy is kept and reads back in
+    /// `routeSharingPolicy`; it routes nothing differently here, where every app shares the
+    /// device's one route (there are no AirPlay route-sharing destinations).
+    open func setCategory(_ category: Category, mode: Mode, policy: RouteSharingPolicy, options: CategoryOptions = []) throws {
         guard let value = category.value else {
             throw SessionError(.badParam, "C9: \(category.rawValue) is not a category").nsError
         }
         guard let modeValue = mode.value else { throw SessionError(.badParam, "M1: \(mode.rawValue) is not a mode").nsError }
-        try bridge { () throws(SessionError) in try session.setCategory(value, mode: modeValue, options: options.value) }
+        switch policy {
+        case .independent:
+            throw SessionError(.badParam, "the independent route sharing policy is not available for apps").nsError
+        case .longFormAudio, .longFormVideo:
+            guard category == .playback, options.isEmpty else {
+                throw SessionError(
+                    .badParam, "the long-form route sharing policies need the playback category and no options"
+                ).nsError
+            }
+        case .default:
+            break
+        }
+        let highQuality = options.contains(.bluetoothHighQualityRecording)
+        if highQuality, !(category == .record || category == .playAndRecord) || mode != .default {
+            throw SessionError(
+                .badParam, "O1: bluetoothHighQualityRecording needs the record or playAndRecord category and the default mode"
+            ).nsError
+        }
+        let engineOptions = options.subtracting(.bluetoothHighQualityRecording).value
+        try bridge { () throws(SessionError) in try session.setCategory(value, mode: modeValue, options: engineOptions) }
+        extras.withLock { extras in
+            extras.routeSharingPolicy = policy
+            extras.highQualityBluetooth = highQuality
+        }
     }
 
     open func setMode(_ mode: Mode) throws {
@@ -62,7 +99,10 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
 
     open var category: Category { Category(session.category) }
     open var mode: Mode { Mode(session.mode) }
-    open var categoryOptions: CategoryOptions { CategoryOptions(session.categoryOptions) }
+    open var categoryOptions: CategoryOptions {
+        let extra: CategoryOptions = extras.withLock { $0.highQualityBluetooth } ? .bluetoothHighQualityRecording : []
+        return CategoryOptions(session.categoryOptions).union(extra)
+    }
 
     // MARK: Routes (RT)
 

@@ -35,7 +35,9 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
         portName = port.name
         uid = port.uid
         let count = isInput ? (port.type == .microphoneBuiltIn ? 1 : 2) : 2
-        channels = (1...count).map { AVAudioSessionChannelDescription(name: "\(port.name) \($0)", number: $0, owner: port.uid) }
+        channels = (1...count).map {
+            AVAudioSessionChannelDescription(name: "\(port.name) \($0)", number: $0, owner: port.uid, of: count)
+        }
         let sources = port.dataSources.enumerated().map { AVAudioSessionDataSourceDescription(id: $0.offset, name: $0.element) }
         dataSources = sources.isEmpty ? nil : sources
         selectedDataSource = sources.first { $0.dataSourceName == port.selectedDataSource }
@@ -43,6 +45,12 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
 
     /// RT12: the data source the app prefers; the selected one here.
     public var preferredDataSource: AVAudioSessionDataSourceDescription? { selectedDataSource }
+
+    /// No port here does voice-call processing (echo cancellation, noise reduction) in hardware.
+    public var hasHardwareVoiceCallProcessing: Bool { false }
+
+    /// No output here renders spatial audio.
+    public var isSpatialAudioEnabled: Bool { false }
 
     /// RT12: selects a data source of the current input.
     /// - Throws: `NSError` in `NSOSStatusErrorDomain` with SPEC §12's code.
@@ -68,13 +76,23 @@ open class AVAudioSessionChannelDescription: NSObject, @unchecked Sendable {
     public let channelName: String
     public let channelNumber: Int
     public let owningPortUID: String
+    /// Core Audio's label: mono for a one-channel port, left and right for a stereo one.
+    public let channelLabel: AudioChannelLabel
 
-    init(name: String, number: Int, owner: String) {
+    init(name: String, number: Int, owner: String, of count: Int) {
         channelName = name
         channelNumber = number
         owningPortUID = owner
+        channelLabel = count == 1 ? kAudioChannelLabel_Mono : (number == 1 ? kAudioChannelLabel_Left : kAudioChannelLabel_Right)
     }
 }
+
+/// Core Audio's channel labels (CoreAudioTypes), as far as ports here use them.
+public typealias AudioChannelLabel = UInt32
+public let kAudioChannelLabel_Unknown: AudioChannelLabel = 0xFFFF_FFFF
+public let kAudioChannelLabel_Left: AudioChannelLabel = 1
+public let kAudioChannelLabel_Right: AudioChannelLabel = 2
+public let kAudioChannelLabel_Mono: AudioChannelLabel = 42
 
 /// A data source of a port (RT12), e.g. the bottom microphone.
 open class AVAudioSessionDataSourceDescription: NSObject, @unchecked Sendable {
@@ -84,5 +102,19 @@ open class AVAudioSessionDataSourceDescription: NSObject, @unchecked Sendable {
     init(id: Int, name: String) {
         dataSourceID = NSNumber(value: id)
         dataSourceName = name
+    }
+
+    /// A data source here is known by its name only: no location, orientation or polar patterns.
+    public var location: AVAudioSession.Location? { nil }
+    public var orientation: AVAudioSession.Orientation? { nil }
+    public var supportedPolarPatterns: [AVAudioSession.PolarPattern]? { nil }
+    public var selectedPolarPattern: AVAudioSession.PolarPattern? { nil }
+    public var preferredPolarPattern: AVAudioSession.PolarPattern? { nil }
+
+    /// `nil` is accepted; a pattern is -50 (no data source here supports one).
+    open func setPreferredPolarPattern(_ pattern: AVAudioSession.PolarPattern?) throws {
+        guard let pattern else { return }
+        throw SessionError(.badParam, "RT12: \(dataSourceName) has no polar patterns; \(pattern.rawValue) is not supported")
+            .nsError
     }
 }

@@ -105,6 +105,9 @@ extension AudioSession {
     public var sampleRate: Double { current.sampleRate }
     /// HW3.
     public var preferredIOBufferDuration: Double? { current.preferences.ioBufferDuration }
+    /// HW4: the preferred numbers of input and output channels, `nil` when none was set.
+    public var preferredInputNumberOfChannels: Int? { current.preferences.inputChannels }
+    public var preferredOutputNumberOfChannels: Int? { current.preferences.outputChannels }
     /// HW2.
     public var ioBufferDuration: Double { current.ioBufferDuration }
     /// HW4: 0 when the category has no input (`status().inputChannels` holds the `!cat`).
