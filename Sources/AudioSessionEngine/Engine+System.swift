@@ -53,7 +53,8 @@ extension Engine {
         }
         guard volume != device.outputVolume else { return }
         device.outputVolume = volume
-        for app in appIDs { context.rest.append(.notify(app, .outputVolume(volume))) }
+        // Every app present (a free slot's id is empty).
+        for app in appIDs where !app.rawValue.isEmpty { context.rest.append(.notify(app, .outputVolume(volume))) }
     }
 
     /// MS1, MS2: media services are lost and come back. Every app is told lost then reset and
@@ -63,6 +64,7 @@ extension Engine {
         context.suppressDerived = true
         for index in sessions.indices {
             let session = sessions[index]
+            guard !session.hasDeparted else { continue }  // a free slot stays free (T7)
             if session.ioRunning {
                 context.requests.append(.stopIO(appIDs[index], output: session.outputRunning, input: session.inputRunning))
             }

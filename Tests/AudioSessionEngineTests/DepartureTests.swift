@@ -90,6 +90,12 @@ import Testing
         // A notification to every app reaches the apps present only.
         let volume = h.system(.outputVolume(0.5))
         #expect(volume.notifications.map(\.app) == ["music"])
+        // MS2 resets the sessions present; a free slot stays free (it was reset into a live one).
+        let reset = h.system(.mediaServicesReset)
+        #expect(reset.notifications.map(\.app) == ["music", "music"])
+        #expect(h.engine.invariantViolations.isEmpty, "\(h.engine.invariantViolations)")
+        try h.engine.register("late")
+        #expect(h.engine.sessions.count == 2 && h.engine.apps.sorted() == ["late", "music"])
     }
 
     @Test func settingsSurviveIntoANewEngineAndBadOnesChangeNothing() throws {

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `audiosession port PATH...`: the porting assistant. It is built on swift-syntax in a package
+/// of its own (Tools/PortingAssistant), so this command finds its binary, `audiosession-port`,
+/// and runs it: beside this executable (an installation), on PATH, or in the repository's
+/// Tools/PortingAssistant build.
+struct Port: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Report what in iOS Swift sources will not build on Linux; with --fix, rewrite the mechanical cases.",
+        discussion: """
+            Runs the porting assistant (audiosession-port, built with \
+            `swift build --package-path Tools/PortingAssistant`). Fixed: selector-based NotificationCenter \
+            observers, @objc on their handlers, removeObserver(self), `catch let error as NSError` as the last \
+            clause. Reported: Combine, UIKit/AVKit/MediaPlayer/CallKit, other selectors and @objc, key-value \
+            observing. Exit status: 0 when nothing is left by hand, 1 when something is, 2 for an unreadable file \
+            or a missing assistant.
+            """)
+
+    @Argument(help: "Swift files, or directories searched for .swift files.")
+    var paths: [String]
+
+    @Flag(help: "Rewrite the mechanical cases in place and print the diff.")
+    var fix = false
+
+    func run() throws {
+        guard let assistant = Self.assistant() else {
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    audiosession port: the porting assistant is not built. It uses swift-syntax, kept out of the main build:
+                      swift build --package-path Tools/PortingAssistant
+                    then run this again (or put Tools/PortingAssistant/.build/debug/audiosession-port on PATH).
+
+                    """.utf8))
+            throw ExitCode(2)
+        }
+        let arguments = [assistant] + (fix ? ["--fix"] : []) + paths
+        let argv = arguments.map { strdup($0) } + [nil]
+        execv(assistant, argv)
+        FileHandle.standardError.write(
+            Data("audiosession port: cannot run \(assistant): \(String(cString: strerror(errno)))\n".utf8))
+        throw ExitCode(2)
+    }
+
+    /// The assistant's binary, if one is built or installed.
+    static func assistant() -> String? {
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var candidates = [me.deletingLastPathComponent().appendingPathComponent("audiosession-port").path]
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            candidates.append("\(directory)/audiosession-port")
+        }
+        // .build/<triple>/<configuration>/audiosession in a checkout: the repository is three up.
+        let repository = me.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        for configuration in ["debug", "release"] {
+            candidates.append(
+                repository.appendingPathComponent("Tools/PortingAssistant/.build/\(configuration)/audiosession-port").path)
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}

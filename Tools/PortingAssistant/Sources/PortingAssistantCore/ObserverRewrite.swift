@@ -1,0 +1,220 @@
+import SwiftSyntax
+
+/// Selector-based NotificationCenter observers of one class, rewritten into token observers
+/// with the same lifetime: the handler is called while the object lives (`[weak self]`), the
+/// tokens are removed in `deinit` and wherever the class called `removeObserver(self)`, and the
+/// handlers lose their `@objc`. Builds with Foundation on Linux and on Apple's systems alike:
+///
+/// ```swift
+/// NotificationCenter.default.addObserver(self, selector: #selector(handle(_:)), name: N, object: O)
+/// // becomes
+/// audioSessionObservers.append(NotificationCenter.default.addObserver(forName: N, object: O, queue: nil) { [weak self] notification in self?.handle(notification) })
+/// ```
+struct ObserverRewrite {
+    let visitor: PortingVisitor
+    let classDecl: ClassDeclSyntax
+
+    static let tokens = "audioSessionObservers"
+
+    /// One `addObserver(self, selector:name:object:)` call of this class.
+    struct Registration {
+        let call: FunctionCallExprSyntax
+        let center: String
+        let selector: MacroExpansionExprSyntax
+        let handler: FunctionDeclSyntax?
+        let name: String
+        let object: String
+    }
+
+    func run() {
+        let registrations = observerCalls()
+        guard !registrations.isEmpty else { return }
+        var rewritten: [FunctionDeclSyntax] = []
+        for registration in registrations {
+            visitor.handledSelectors.insert(registration.selector.id)
+            guard let handler = registration.handler, handler.signature.parameterClause.parameters.count <= 1 else {
+                visitor.report(
+                    .selectorObserver, registration.call,
+                    "a selector observer needs the Objective-C runtime; its handler is not a method of this class taking the notification, so rewrite it by hand with addObserver(forName:object:queue:using:)",
+                    fixable: false)
+                continue
+            }
+            visitor.report(
+                .selectorObserver, registration.call,
+                "a selector observer needs the Objective-C runtime: becomes addObserver(forName:object:queue:using:) calling \(handler.name.text) while the object lives, removed when it goes",
+                fixable: true)
+            visitor.edits.append(replacement(for: registration, handler: handler))
+            rewritten.append(handler)
+        }
+        guard !rewritten.isEmpty else { return }
+        dropObjC(from: rewritten, keepingThoseUsedElsewhere: registrations)
+        let removedInDeinit = rewriteRemoveObserverCalls()
+        // Tokens are removed from the center they came from: the one every registration used.
+        let centers = Set(registrations.map(\.center))
+        addTokenStorage(
+            removingInDeinit: !removedInDeinit, center: centers.count == 1 ? centers.first! : "NotificationCenter.default")
+    }
+
+    /// Every `X.addObserver(self, selector: #selector(m…), name: N, object: O)` in the class's own
+    /// members (not in nested types).
+    private func observerCalls() -> [Registration] {
+        let finder = CallFinder(viewMode: .sourceAccurate)
+        finder.walk(classDecl.memberBlock)
+        return finder.calls.compactMap { call -> Registration? in
+            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                member.declName.baseName.text == "addObserver", let base = member.base,
+                call.arguments.map({ $0.label?.text }) == [nil, "selector", "name", "object"],
+                call.arguments.first?.expression.trimmedDescription == "self",
+                let selector = call.arguments.dropFirst().first?.expression.as(MacroExpansionExprSyntax.self),
+                selector.macroName.text == "selector"
+            else { return nil }
+            let arguments = Array(call.arguments)
+            let methodName = selector.arguments.first.map { Self.methodName($0.expression) } ?? ""
+            return Registration(
+                call: call, center: base.trimmedDescription, selector: selector, handler: method(named: methodName),
+                name: arguments[2].expression.trimmedDescription, object: arguments[3].expression.trimmedDescription)
+        }
+    }
+
+    /// `handle(_:)`, `self.handle(_:)`, `Player.handle` → `handle`.
+    static func methodName(_ expression: ExprSyntax) -> String {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        if let member = expression.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+        return ""
+    }
+
+    private func method(named name: String) -> FunctionDeclSyntax? {
+        classDecl.memberBlock.members.lazy.compactMap { $0.decl.as(FunctionDeclSyntax.self) }.first { $0.name.text == name }
+    }
+
+    private func replacement(for registration: Registration, handler: FunctionDeclSyntax) -> Edit {
+        let call: String
+        if let parameter = handler.signature.parameterClause.parameters.first {
+            let label = parameter.firstName.text == "_" ? "" : "\(parameter.firstName.text): "
+            call = "self?.\(handler.name.text)(\(label)notification)"
+        } else {
+            call = "self?.\(handler.name.text)()"
+        }
+        let closureParameter = handler.signature.parameterClause.parameters.isEmpty ? "_" : "notification"
+        let text =
+            "\(Self.tokens).append(\(registration.center).addObserver(forName: \(registration.name), object: \(registration.object), queue: nil) { [weak self] \(closureParameter) in \(call) })"
+        return Edit(
+            start: registration.call.positionAfterSkippingLeadingTrivia.utf8Offset,
+            end: registration.call.endPositionBeforeTrailingTrivia.utf8Offset, text: text)
+    }
+
+    /// `@objc` is no longer needed on a rewritten handler, unless another selector names it.
+    private func dropObjC(from handlers: [FunctionDeclSyntax], keepingThoseUsedElsewhere registrations: [Registration]) {
+        let selectorNames = SelectorFinder(viewMode: .sourceAccurate)
+        selectorNames.walk(classDecl.memberBlock)
+        let handled = Set(registrations.map(\.selector.id))
+        let usedElsewhere = Set(
+            selectorNames.selectors.filter { !handled.contains($0.id) }.compactMap { selector in
+                selector.arguments.first.map { Self.methodName($0.expression) }
+            })
+        for handler in handlers where !usedElsewhere.contains(handler.name.text) {
+            for element in handler.attributes {
+                guard let attribute = element.as(AttributeSyntax.self), attribute.attributeName.trimmedDescription == "objc",
+                    !visitor.handledAttributes.contains(attribute.id)
+                else { continue }
+                visitor.handledAttributes.insert(attribute.id)
+                visitor.report(.objc, attribute, "@objc is not needed once its selector observer is a closure", fixable: true)
+                visitor.edits.append(removal(of: attribute))
+            }
+        }
+    }
+
+    /// The attribute and the space after it; when it stands on a line of its own, the whole line.
+    private func removal(of attribute: AttributeSyntax) -> Edit {
+        let start = attribute.positionAfterSkippingLeadingTrivia.utf8Offset
+        let end = attribute.endPosition.utf8Offset
+        guard let next = attribute.lastToken(viewMode: .sourceAccurate)?.nextToken(viewMode: .sourceAccurate),
+            next.leadingTrivia.first.map({ if case .newlines = $0 { true } else { false } }) == true
+        else { return Edit(start: start, end: end, text: "") }
+        let indentation = PortingVisitor.indentation(of: attribute, in: visitor.converter)
+        let column = attribute.startLocation(converter: visitor.converter).column - 1
+        guard indentation.count == column else { return Edit(start: start, end: end, text: "") }  // code before it on the line
+        return Edit(start: start - indentation.utf8.count, end: end + 1, text: "")
+    }
+
+    /// `removeObserver(self)` removes the tokens instead. Returns whether `deinit` had one.
+    private func rewriteRemoveObserverCalls() -> Bool {
+        let finder = CallFinder(viewMode: .sourceAccurate)
+        finder.walk(classDecl.memberBlock)
+        var inDeinit = false
+        for call in finder.calls {
+            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                member.declName.baseName.text == "removeObserver", let base = member.base,
+                call.arguments.first?.expression.trimmedDescription == "self"
+            else { continue }
+            guard call.arguments.count == 1 else {
+                visitor.report(
+                    .removeObserver, call,
+                    "removeObserver(self, name:object:) removes selector observers by name: remove that notification's token from \(Self.tokens) by hand",
+                    fixable: false)
+                continue
+            }
+            visitor.report(.removeObserver, call, "removeObserver(self) removes the observer tokens instead", fixable: true)
+            visitor.edits.append(
+                Edit(
+                    start: call.positionAfterSkippingLeadingTrivia.utf8Offset,
+                    end: call.endPositionBeforeTrailingTrivia.utf8Offset,
+                    text: "\(Self.tokens).forEach { \(base.trimmedDescription).removeObserver($0) }; \(Self.tokens).removeAll()"))
+            if Self.isInDeinit(call) { inDeinit = true }
+        }
+        return inDeinit
+    }
+
+    static func isInDeinit(_ node: some SyntaxProtocol) -> Bool {
+        var current = node.parent
+        while let parent = current {
+            if parent.is(DeinitializerDeclSyntax.self) { return true }
+            if parent.is(ClassDeclSyntax.self) { return false }
+            current = parent.parent
+        }
+        return false
+    }
+
+    /// The token array as the class's first member, and their removal in `deinit`.
+    private func addTokenStorage(removingInDeinit: Bool, center: String) {
+        let members = classDecl.memberBlock.members
+        let indent = members.first.map { PortingVisitor.indentation(of: $0, in: visitor.converter) } ?? "    "
+        var text = "\n\(indent)private var \(Self.tokens): [NSObjectProtocol] = []"
+        let removal = "\(Self.tokens).forEach { \(center).removeObserver($0) }"
+        let deinitDecl = members.lazy.compactMap { $0.decl.as(DeinitializerDeclSyntax.self) }.first
+        if removingInDeinit, deinitDecl == nil {
+            text += "\n\n\(indent)deinit {\n\(indent)    \(removal)\n\(indent)}"
+        }
+        if removingInDeinit, let body = deinitDecl?.body {
+            visitor.edits.append(
+                Edit(
+                    start: body.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset,
+                    end: body.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset, text: "\n\(indent)    \(removal)"))
+        }
+        let brace = classDecl.memberBlock.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset
+        visitor.edits.append(Edit(start: brace, end: brace, text: text + (members.isEmpty ? "\n" : "\n")))
+    }
+}
+
+/// Function calls under a node, not inside nested type declarations.
+final class CallFinder: SyntaxVisitor {
+    var calls: [FunctionCallExprSyntax] = []
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        calls.append(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+}
+
+/// `#selector(…)` expressions under a node.
+final class SelectorFinder: SyntaxVisitor {
+    var selectors: [MacroExpansionExprSyntax] = []
+
+    override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.macroName.text == "selector" { selectors.append(node) }
+        return .visitChildren
+    }
+}

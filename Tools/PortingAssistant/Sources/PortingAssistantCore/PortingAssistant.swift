@@ -1,0 +1,173 @@
+import SwiftParser
+import SwiftSyntax
+
+/// What the assistant found in one source, and the source with the mechanical fixes applied.
+public struct PortingReport: Sendable {
+    /// Everything that does not build on Linux, in source order.
+    public var findings: [Finding]
+    /// The source rewritten (identical to the input when nothing was fixable).
+    public var fixedSource: String
+    /// What is left for a person once the fixes are applied.
+    public var remaining: [Finding]
+}
+
+/// Reads iOS Swift code and says what will not build on Linux and why; rewrites the mechanical
+/// cases: selector-based NotificationCenter observers (into token observers removed when the
+/// object goes, with `@objc` dropped from their handlers) and `catch let error as NSError` as the
+/// last clause.
+public enum PortingAssistant {
+    public static func examine(_ source: String, fileName: String = "source.swift") -> PortingReport {
+        let (findings, edits) = scan(source, fileName: fileName)
+        let fixed = edits.isEmpty ? source : source.applying(edits)
+        let remaining = edits.isEmpty ? findings.filter { !$0.isFixable } : scan(fixed, fileName: fileName).findings
+        return PortingReport(findings: findings, fixedSource: fixed, remaining: remaining)
+    }
+
+    static func scan(_ source: String, fileName: String) -> (findings: [Finding], edits: [Edit]) {
+        let tree = Parser.parse(source: source)
+        let visitor = PortingVisitor(converter: SourceLocationConverter(fileName: fileName, tree: tree))
+        visitor.walk(tree)
+        let findings = visitor.findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        return (findings, visitor.edits)
+    }
+}
+
+/// Walks a source once: findings for everything that will not build, edits for what it can fix.
+final class PortingVisitor: SyntaxVisitor {
+    let converter: SourceLocationConverter
+    var findings: [Finding] = []
+    var edits: [Edit] = []
+
+    init(converter: SourceLocationConverter) {
+        self.converter = converter
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    func report(_ kind: Finding.Kind, _ node: some SyntaxProtocol, _ message: String, fixable: Bool) {
+        let location = node.startLocation(converter: converter)
+        findings.append(Finding(kind: kind, line: location.line, column: location.column, message: message, isFixable: fixable))
+    }
+
+    // MARK: Modules
+
+    static let appleOnly: [String: String] = [
+        "UIKit": "UIKit does not exist on Linux; the app's foreground/background state is AudioSession.setApplicationState",
+        "AVKit":
+            "AVKit does not exist on Linux: its players and route pickers are out of scope (AudioSessionMedia's AudioPlayer plays files)",
+        "MediaPlayer": "MediaPlayer does not exist on Linux: the now-playing info and remote commands are out of scope",
+        "CallKit": "CallKit does not exist on Linux: a call is the system session of I4 (audiosession system call begin)",
+        "WatchKit": "WatchKit does not exist on Linux",
+        "SwiftUI": "SwiftUI does not exist on Linux",
+    ]
+
+    override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+        let module = node.path.first?.name.text ?? ""
+        if module == "Combine" {
+            report(
+                .combine, node,
+                "Combine is Apple's only: use OpenCombine (package OpenCombine/OpenCombine, `import OpenCombine`; ObservableObject and @Published are there)",
+                fixable: false)
+        } else if let message = Self.appleOnly[module] {
+            report(.appleOnlyModule, node, message, fixable: false)
+        }
+        return .skipChildren
+    }
+
+    // MARK: Classes: selector observers, @objc handlers, removeObserver(self)
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        ObserverRewrite(visitor: self, classDecl: node).run()
+        return .visitChildren
+    }
+
+    // MARK: #selector outside the observers rewritten above
+
+    override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
+        guard node.macroName.text == "selector", !handledSelectors.contains(node.id) else { return .visitChildren }
+        report(
+            .selector, node,
+            "#selector needs the Objective-C runtime, which Swift on Linux does not have: pass a closure instead",
+            fixable: false)
+        return .visitChildren
+    }
+
+    /// Selectors inside observer calls the class rewrite reported.
+    var handledSelectors: Set<SyntaxIdentifier> = []
+    /// `@objc` attributes the class rewrite reported (and removes).
+    var handledAttributes: Set<SyntaxIdentifier> = []
+
+    override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
+        let name = node.attributeName.trimmedDescription
+        if name == "objc", !handledAttributes.contains(node.id) {
+            report(.objc, node, "@objc needs the Objective-C runtime, which Swift on Linux does not have", fixable: false)
+        } else if name == "Published" {
+            report(.combine, node, "@Published is Combine's: OpenCombine has it (`import OpenCombine`)", fixable: false)
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: DeclModifierSyntax) -> SyntaxVisitorContinueKind {
+        if node.name.text == "dynamic" {
+            report(
+                .keyValueObserving, node,
+                "dynamic (for key-value observing) needs the Objective-C runtime: read the session's notifications instead",
+                fixable: false)
+        }
+        return .visitChildren
+    }
+
+    // MARK: Calls: KVO
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let member = node.calledExpression.as(MemberAccessExprSyntax.self) else { return .visitChildren }
+        let labels = node.arguments.map { $0.label?.text }
+        if member.declName.baseName.text == "observe", node.arguments.first?.expression.is(KeyPathExprSyntax.self) == true {
+            report(
+                .keyValueObserving, node,
+                "key-value observing needs the Objective-C runtime: AudioSession.shared.notifications() gives .outputVolume and every change",
+                fixable: false)
+        } else if member.declName.baseName.text == "addObserver", labels.contains("forKeyPath") {
+            report(
+                .keyValueObserving, node,
+                "addObserver(_:forKeyPath:…) is key-value observing: read the session's notifications instead", fixable: false)
+        }
+        return .visitChildren
+    }
+
+    // MARK: catch let error as NSError, last
+
+    override func visit(_ node: DoStmtSyntax) -> SyntaxVisitorContinueKind {
+        guard let last = node.catchClauses.last, last.catchItems.count == 1, let item = last.catchItems.first,
+            item.whereClause == nil, let pattern = item.pattern
+        else { return .visitChildren }
+        let words = pattern.trimmedDescription.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard words.count == 4, words[0] == "let" || words[0] == "var", words[2] == "as", words[3] == "NSError" else {
+            return .visitChildren
+        }
+        let name = String(words[1])
+        report(
+            .nsErrorLastCatch, last,
+            "`catch let \(name) as NSError` as the last clause is not exhaustive on Linux (errors are not all NSErrors): `catch { let \(name) = error as NSError … }`",
+            fixable: true)
+        // `catch let e as NSError {` → `catch {` and the binding as the body's first line.
+        let indent = Self.indentation(of: last, in: converter) + "    "
+        edits.append(
+            Edit(
+                start: last.catchKeyword.endPositionBeforeTrailingTrivia.utf8Offset,
+                end: last.body.leftBrace.positionAfterSkippingLeadingTrivia.utf8Offset, text: " "))
+        edits.append(
+            Edit(
+                start: last.body.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset,
+                end: last.body.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset,
+                text: "\n\(indent)\(words[0]) \(name) = error as NSError"))
+        return .visitChildren
+    }
+
+    /// The spaces before the first token of the line a node starts on.
+    static func indentation(of node: some SyntaxProtocol, in converter: SourceLocationConverter) -> String {
+        let column = node.startLocation(converter: converter).column
+        let line = converter.sourceLines[node.startLocation(converter: converter).line - 1]
+        let prefix = line.prefix(column - 1)
+        return String(prefix.prefix { $0 == " " || $0 == "\t" })
+    }
+}
