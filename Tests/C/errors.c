@@ -46,6 +46,11 @@ int main(void) {
     /* pty?: unknown properties and the wrong direction. */
     EXPECT_STATUS(AudioSessionGetProperty(0x7a7a7a7a, &size, &value), kAudioSessionUnsupportedPropertyError, "an unknown property is pty?");
     EXPECT_STATUS(AudioSessionGetPropertySize(0x7a7a7a7a, &size), kAudioSessionUnsupportedPropertyError, "the size of an unknown property is pty?");
+    UInt32 notOffered[] = {kAudioSessionProperty_InputSources, kAudioSessionProperty_InputSource,
+                           kAudioSessionProperty_OutputDestinations, kAudioSessionProperty_OutputDestination};
+    for (unsigned i = 0; i < sizeof(notOffered) / sizeof(notOffered[0]); i++)
+        EXPECT_STATUS(AudioSessionGetPropertySize(notOffered[i], &size), kAudioSessionUnsupportedPropertyError,
+                      "Apple's input-source and output-destination properties are declared and not offered (pty?)");
     EXPECT_STATUS(AudioSessionGetProperty(kAudioSessionProperty_OverrideAudioRoute, &size, &value), kAudioSessionUnsupportedPropertyError,
                   "reading the write-only ovrd is pty?");
     EXPECT_STATUS(AudioSessionGetPropertySize(kAudioSessionProperty_OverrideAudioRoute, &size), kAudioSessionUnsupportedPropertyError,

@@ -161,7 +161,14 @@ enum {
     kAudioSessionProperty_InputGainAvailable = 0x69676176,                   /* 'igav' UInt32, read, listenable */
     kAudioSessionProperty_InputGainScalar = 0x69677363,                      /* 'igsc' Float32, read/write */
     kAudioSessionProperty_AudioRouteDescription = 0x63726172,                /* 'crar' const AudioSessionRouteDescription *, read */
-    kAudioSessionProperty_AudioRoute = 0x726f7574                            /* 'rout' const char *, read */
+    kAudioSessionProperty_AudioRoute = 0x726f7574,                           /* 'rout' const char *, read */
+    /* Apple's iOS 5 input-source and output-destination properties: declared so code that names
+     * them builds; not offered (kAudioSessionUnsupportedPropertyError). Input data sources are
+     * RT12's, seen through AVAudioSession. */
+    kAudioSessionProperty_InputSources = 0x73726373,                         /* 'srcs' not offered */
+    kAudioSessionProperty_InputSource = 0x69737263,                          /* 'isrc' not offered */
+    kAudioSessionProperty_OutputDestinations = 0x6f726473,                   /* 'ords' not offered */
+    kAudioSessionProperty_OutputDestination = 0x6f647374                     /* 'odst' not offered */
 };
 
 /* MARK: Categories and modes */
