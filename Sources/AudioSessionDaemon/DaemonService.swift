@@ -10,19 +10,25 @@ public struct DaemonService: Service {
     public let logger: Logger
     /// The limits in force; `reload(limits:)` replaces them for connections accepted later.
     public let limits: SharedLimits
+    /// The listening socket systemd passed (socket activation), served instead of `socketPath`.
+    public let inheritedSocket: CInt?
 
-    public init(socketPath: String, arbiter: Arbiter, logger: Logger, limits: DaemonLimits = DaemonLimits()) {
+    public init(
+        socketPath: String, arbiter: Arbiter, logger: Logger, limits: DaemonLimits = DaemonLimits(),
+        inheritedSocket: CInt? = nil
+    ) {
         self.socketPath = socketPath
         self.arbiter = arbiter
         self.logger = logger
         self.limits = SharedLimits(limits)
+        self.inheritedSocket = inheritedSocket
     }
 
     public func run() async throws {
         let trimmer = MemoryTrimmer()
         let server = try await SocketServer.start(
             path: socketPath, arbiter: arbiter, logger: logger, limits: limits,
-            shared: arbiter.rules.trust.mode == .system, activity: trimmer.noteActivity)
+            shared: arbiter.rules.trust.mode == .system, inheritedSocket: inheritedSocket, activity: trimmer.noteActivity)
         await withGracefulShutdownHandler {
             await server.waitUntilClosed()
         } onGracefulShutdown: {

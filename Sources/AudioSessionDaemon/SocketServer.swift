@@ -8,26 +8,31 @@ import NIOPosix
 public final class SocketServer: Sendable {
     public let path: String
     private let channel: any Channel
+    /// Whether the socket file is this server's to remove (not when systemd made it).
+    private let ownsSocketFile: Bool
 
-    private init(path: String, channel: any Channel) {
+    private init(path: String, channel: any Channel, ownsSocketFile: Bool) {
         self.path = path
         self.channel = channel
+        self.ownsSocketFile = ownsSocketFile
     }
 
     /// Binds the Unix socket at `path` (after `SocketPath.prepare`), mode 0600; 0666 when
     /// `shared` (T1's system mode: every user's apps connect, the trust policy judges them).
+    /// With `inheritedSocket` (systemd socket activation) it serves that listening socket
+    /// instead, as systemd made it, and leaves its file alone.
     /// - Throws: `SocketPathError` or NIO's bind error.
     public static func start(
         path: String, arbiter: Arbiter, logger: Logger, limits: SharedLimits = SharedLimits(DaemonLimits()),
-        shared: Bool = false, activity: @escaping @Sendable () -> Void = {},
+        shared: Bool = false, inheritedSocket: CInt? = nil, activity: @escaping @Sendable () -> Void = {},
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> SocketServer {
-        try SocketPath.prepare(path, shared: shared)
+        if inheritedSocket == nil { try SocketPath.prepare(path, shared: shared) }
         raisePriority(of: group, logger: logger)
         let outboxes = LoopOutboxes(group: group, logger: logger)
         let gate = ConnectionGate(limits: limits)
         let warnings = WarningLimiter(limits: limits)
-        let channel = try await ServerBootstrap(group: group)
+        let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             // Out of descriptors, accepting pauses a moment instead of failing in a busy loop.
             .serverChannelInitializer { channel in
@@ -48,11 +53,16 @@ public final class SocketServer: Sendable {
                             gate: gate, warnings: warnings, activity: activity))
                 }
             }
-            .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false)
-            .get()
-        chmod(path, shared ? 0o666 : 0o600)
-        logger.info("listening", metadata: ["socket": "\(path)"])
-        return SocketServer(path: path, channel: channel)
+        let channel: any Channel
+        if let inheritedSocket {
+            channel = try await bootstrap.withBoundSocket(inheritedSocket).get()
+            logger.info("listening on the socket systemd passed", metadata: ["socket": "\(path)"])
+        } else {
+            channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
+            chmod(path, shared ? 0o666 : 0o600)
+            logger.info("listening", metadata: ["socket": "\(path)"])
+        }
+        return SocketServer(path: path, channel: channel, ownsSocketFile: inheritedSocket == nil)
     }
 
     /// The event loops serve every app's control messages, and on a small machine the clients
@@ -72,7 +82,7 @@ public final class SocketServer: Sendable {
     /// by `Arbiter`'s owner (the daemon) or when the process ends.
     public func stop() async {
         try? await channel.close()
-        unlink(path)
+        if ownsSocketFile { unlink(path) }
     }
 
     /// Waits until the listening socket is closed.

@@ -13,6 +13,17 @@ public enum SocketLocation {
         return "/tmp/audiosession-\(getuid())/socket"
     }
 
+    /// The device-wide daemon's socket (the system service, made by systemd).
+    public static let systemPath = "/run/audiosession/socket"
+
+    /// Where a client looks: the user's own daemon (`defaultPath`) when its socket is there, else
+    /// the device-wide daemon's when that one is, else `defaultPath` (for the error message).
+    public static var clientPath: String {
+        let own = defaultPath
+        if access(own, F_OK) != 0, access(systemPath, F_OK) == 0 { return systemPath }
+        return own
+    }
+
     /// The environment variable that points clients at a daemon (`AudioSession.shared`).
     public static let environmentVariable = "AUDIOSESSION_SOCKET"
 }

@@ -6,7 +6,10 @@ import Scenarios
 
 /// `--socket PATH`, shared by the commands that talk to a running daemon.
 struct DaemonOptions: ParsableArguments {
-    @Option(help: "The daemon's socket (default $AUDIOSESSION_SOCKET, else $XDG_RUNTIME_DIR/audiosession/socket).")
+    @Option(
+        help:
+            "The daemon's socket (default $AUDIOSESSION_SOCKET, else $XDG_RUNTIME_DIR/audiosession/socket, else /run/audiosession/socket)."
+    )
     var socket: String?
 
     var path: String {
@@ -15,7 +18,7 @@ struct DaemonOptions: ParsableArguments {
         {
             return fromEnvironment
         }
-        return SocketLocation.defaultPath
+        return SocketLocation.clientPath
     }
 
     /// Connects, or exits 2 with the reason.

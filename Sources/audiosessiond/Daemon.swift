@@ -62,6 +62,12 @@ struct Daemon: AsyncParsableCommand {
     @Option(help: "Who answers record-permission prompts: ask (system controllers), grant or deny (default ask).")
     var permissionPrompt: PermissionPolicy?
 
+    @Option(
+        help:
+            "The trust mode: user (one user's daemon) or system (a device's; lists and manifests from --config). Default: the file's, else user."
+    )
+    var trust: TrustPolicy.Mode?
+
     @Option(help: "Log level (default info).")
     var logLevel: Logger.Level?
 
@@ -97,6 +103,10 @@ struct Daemon: AsyncParsableCommand {
         if let stateDir { settings.stateDir = stateDir }
         if let permissionPrompt { settings.permissionPrompt = permissionPrompt }
         if let logLevel { settings.logLevel = logLevel }
+        if let trust, trust != settings.trust.mode {
+            // The mode named here; the file's lists and manifests only count in its own mode.
+            settings.trust = trust == .user ? .user : TrustPolicy(mode: .system)
+        }
         if let helloTimeout { settings.limits.helloTimeout = helloTimeout }
         if let maxConnections { settings.limits.connections = maxConnections }
         if let maxConnectionsPerUid { settings.limits.connectionsPerUID = maxConnectionsPerUid }
@@ -121,7 +131,9 @@ struct Daemon: AsyncParsableCommand {
         let settings = try settings()
         let level = SharedLogLevel(settings.logLevel)
         let logger = level.logger(label: "audiosessiond")
-        let path = settings.socket ?? SocketLocation.defaultPath
+        // systemd socket activation: serve the socket systemd made (README "Install").
+        let inherited = SystemdActivation.inheritedSocket()
+        let path = inherited.flatMap(SystemdActivation.path(of:)) ?? settings.socket ?? SocketLocation.defaultPath
         do {
             let store = try settings.stateDir.map { (dir: String) throws(StoreError) in try SettingsStore(directory: dir) }
             let arbiter = try Arbiter(
@@ -136,7 +148,8 @@ struct Daemon: AsyncParsableCommand {
                 ? try PulseBackend(arbiter: arbiter, server: settings.pulseServer, logger: logger) : nil
             if pulse == nil { arbiter.attach(SimulatedDevice()) }
             defer { pulse?.close() }
-            let service = DaemonService(socketPath: path, arbiter: arbiter, logger: logger, limits: settings.limits)
+            let service = DaemonService(
+                socketPath: path, arbiter: arbiter, logger: logger, limits: settings.limits, inheritedSocket: inherited)
             let reloader = Reloader(daemon: self, settings: settings, service: service, level: level, logger: logger)
             logger.info(
                 "starting", metadata: ["trust": "\(settings.trust.mode)", "config": "\(config ?? "none")", "socket": "\(path)"])
@@ -162,6 +175,7 @@ struct Daemon: AsyncParsableCommand {
 }
 
 extension DaemonSettings.Backend: ExpressibleByArgument {}
+extension TrustPolicy.Mode: ExpressibleByArgument {}
 
 extension DeviceProfile: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }

@@ -110,6 +110,24 @@ struct SystemModeDaemonTests {
         radio.close()
     }
 
+    @Test("--trust system without a configuration file: only root controls; the socket is open to every user's apps")
+    func trustOption() throws {
+        let device = try Device()
+        let daemon = try ChildDaemon.start(["--trust", "system", "--log-level", "error"])
+        defer { daemon.stop() }
+        chmod(daemon.directory.path, 0o755)
+        var info = stat()
+        #expect(
+            stat(daemon.socket, &info) == 0 && info.st_mode & 0o777 == 0o666,
+            "socket mode \(String(info.st_mode & 0o777, radix: 8))")
+        let refused = try device.run(as: 1500, "audiosession", ["system", "lock", "--socket", daemon.socket])
+        #expect(refused.status != 0 && refused.output.contains("not a configured controller"), "\(refused.output)")
+        let environment = ["AUDIOSESSION_SOCKET": daemon.socket, "AUDIOSESSION_APP_ID": "radio"]
+        let app = try device.start(as: 1600, "music-player", [], environment: environment)
+        #expect(app.waitForLine(containing: "music: playing"), "\(app.output)")
+        app.kill9()
+    }
+
     @Test(
         "T1, T2: a hello beyond its manifest gets ent?; an app id stays its first uid's after it left, refused without naming it")
     func manifestsAndAppIDOwnership() throws {
