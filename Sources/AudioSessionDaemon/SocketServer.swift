@@ -58,8 +58,13 @@ public final class SocketServer: Sendable {
             channel = try await bootstrap.withBoundSocket(inheritedSocket).get()
             logger.info("listening on the socket systemd passed", metadata: ["socket": "\(path)"])
         } else {
+            // The socket is born with its mode (the umask while binding), so no client ever sees
+            // it with another; the chmod after only makes sure.
+            let mode: mode_t = shared ? 0o666 : 0o600
+            let previous = umask(0o777 & ~mode)
+            defer { umask(previous) }
             channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
-            chmod(path, shared ? 0o666 : 0o600)
+            chmod(path, mode)
             logger.info("listening", metadata: ["socket": "\(path)"])
         }
         return SocketServer(path: path, channel: channel, ownsSocketFile: inheritedSocket == nil)
