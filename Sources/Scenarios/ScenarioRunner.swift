@@ -8,6 +8,9 @@ public struct StepResult: Sendable {
     public var failure: String?
     /// The events that reached each app during this step, in delivery order.
     public var events: [(app: AppID, notification: SessionNotification)]
+    /// Every declared app's session after the step, in declaration order (when the runner
+    /// records states, for timeline pictures); an app whose status could not be read is left out.
+    public var states: [(app: AppID, status: SessionStatus)] = []
 
     public var passed: Bool { failure == nil }
 
@@ -22,6 +25,8 @@ public struct StepResult: Sendable {
 public struct ScenarioReport: Sendable {
     public var file: String
     public var results: [StepResult] = []
+    /// The apps the file declares, in order.
+    public var apps: [AppID] = []
 
     public var passed: Int { results.count { $0.passed } }
     public var failed: Int { results.count - passed }
@@ -36,8 +41,15 @@ public struct ScenarioRunner<Driver: ScenarioDriver> {
     public private(set) var driver: Driver
     /// Events delivered to each app and not yet consumed by an expectation.
     private var queues: [AppID: [SessionNotification]] = [:]
+    /// Whether each step's result carries every app's session after it (`StepResult.states`).
+    public var recordsStates = false
+    /// The apps in the order the file declares them.
+    public private(set) var declaredApps: [AppID] = []
 
-    public init(driver: Driver) { self.driver = driver }
+    public init(driver: Driver, recordsStates: Bool = false) {
+        self.driver = driver
+        self.recordsStates = recordsStates
+    }
 
     /// Runs every item of the scenario and reports each step.
     public mutating func run(_ scenario: Scenario) async -> ScenarioReport {
@@ -48,13 +60,21 @@ public struct ScenarioRunner<Driver: ScenarioDriver> {
                 // The parser refuses duplicates, so registration cannot fail here.
                 try? await driver.declare(declaration)
                 queues[declaration.app] = []
+                declaredApps.append(declaration.app)
             case .step(let step):
                 let failure = await execute(step.action)
                 let events = await driver.collectEvents()
                 for (app, notification) in events { queues[app, default: []].append(notification) }
-                report.results.append(StepResult(line: step.line, text: step.text, failure: failure, events: events))
+                var result = StepResult(line: step.line, text: step.text, failure: failure, events: events)
+                if recordsStates {
+                    for app in declaredApps {
+                        if let status = try? await driver.status(of: app) { result.states.append((app, status)) }
+                    }
+                }
+                report.results.append(result)
             }
         }
+        report.apps = declaredApps
         return report
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Scenarios
 
 extension AudioSessionCommand {
@@ -10,17 +11,21 @@ extension AudioSessionCommand {
         @Flag(help: "Print the bundled scenario instead of running it.")
         var printScenario = false
 
+        @Option(help: ArgumentHelp("Also draw the demo as an SVG timeline.", valueName: "out.svg"))
+        var svg: String?
+
         func run() async throws {
             if printScenario {
                 print(DemoScenario.text)
                 return
             }
-            switch await ScenarioFile.run(DemoScenario.text, name: "demo.scn") {
+            switch await ScenarioFile.run(DemoScenario.text, name: "demo.scn", recordingStates: svg != nil) {
             case .failure(let message):
                 print(message)
                 throw ExitCode(2)
             case .success(let report):
                 print(Timeline.render(report, scenario: DemoScenario.text))
+                if let svg { try TimelineFile.write(report, title: "audiosession demo", to: svg) }
                 if report.failed > 0 { throw ExitCode(1) }
             }
         }

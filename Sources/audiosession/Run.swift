@@ -23,6 +23,12 @@ extension AudioSessionCommand {
         @Flag(help: "Print a timeline of every step and the events each app received, instead of ok/not ok lines.")
         var timeline = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Draw the run as an SVG timeline (swimlanes per app: active, interrupted, ducked, muted, route changes, failures).",
+                valueName: "out.svg"))
+        var timelineSvg: String?
+
         @Flag(help: "Run against a private daemon started for this run.")
         var daemon = false
 
@@ -32,6 +38,7 @@ extension AudioSessionCommand {
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("give at least one scenario file") }
             if daemon, socket != nil { throw ValidationError("--daemon and --socket exclude each other") }
+            if timelineSvg != nil, files.count != 1 { throw ValidationError("--timeline-svg draws one file: give exactly one") }
         }
 
         func run() async throws {
@@ -54,7 +61,11 @@ extension AudioSessionCommand {
             defer { privateDaemon?.stop() }
             var status: Int32 = 0
             for file in files {
-                switch await ScenarioFile.run(file, on: target) {
+                let outcome = await ScenarioFile.run(file, on: target, recordingStates: timelineSvg != nil)
+                if case .success(let report) = outcome, let timelineSvg {
+                    try TimelineFile.write(report, title: file, to: timelineSvg)
+                }
+                switch outcome {
                 case .failure(let message):
                     FileHandle.standardError.write(Data((message + "\n").utf8))
                     status = 2
@@ -88,18 +99,20 @@ enum ScenarioFile {
         case daemon(socketPath: String)
     }
 
-    /// The report, or the message of a file that cannot be read or parsed.
-    static func run(_ path: String, on target: Target = .inProcess) async -> Outcome {
+    /// The report, or the message of a file that cannot be read or parsed. `recordingStates`
+    /// keeps every app's session after each step (for `TimelinePicture`).
+    static func run(_ path: String, on target: Target = .inProcess, recordingStates: Bool = false) async -> Outcome {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure("\(path): cannot read the file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             return .failure("\(path):1:1: expected UTF-8 text")
         }
-        return await run(text, name: path, on: target)
+        return await run(text, name: path, on: target, recordingStates: recordingStates)
     }
 
-    static func run(_ text: String, name: String, on target: Target = .inProcess) async -> Outcome {
+    static func run(_ text: String, name: String, on target: Target = .inProcess, recordingStates: Bool = false) async -> Outcome
+    {
         let scenario: Scenario
         do {
             scenario = try ScenarioParser.parse(text, file: name)
@@ -108,7 +121,8 @@ enum ScenarioFile {
         }
         switch target {
         case .inProcess:
-            var runner = ScenarioRunner(driver: EmbeddedDriver(device: scenario.device, duckLevel: scenario.duckLevel))
+            var runner = ScenarioRunner(
+                driver: EmbeddedDriver(device: scenario.device, duckLevel: scenario.duckLevel), recordsStates: recordingStates)
             return .success(await runner.run(scenario))
         case .daemon(let path):
             let driver: ConnectedDriver
@@ -118,10 +132,21 @@ enum ScenarioFile {
             } catch {
                 return .failure("\(name): the daemon at \(path) cannot run it: \(error)")
             }
-            var runner = ScenarioRunner(driver: driver)
+            var runner = ScenarioRunner(driver: driver, recordsStates: recordingStates)
             let report = await runner.run(scenario)
             runner.driver.close()
             return .success(report)
+        }
+    }
+}
+
+/// Writing a timeline picture.
+enum TimelineFile {
+    static func write(_ report: ScenarioReport, title: String, to path: String) throws {
+        let svg = TimelinePicture.svg(report, title: title)
+        guard FileManager.default.createFile(atPath: path, contents: Data(svg.utf8)) else {
+            FileHandle.standardError.write(Data("audiosession: cannot write \(path)\n".utf8))
+            throw ExitCode(2)
         }
     }
 }
