@@ -48,19 +48,32 @@ struct Port: ParsableCommand {
     }
 
     /// The assistant's binary, if one is built or installed.
-    static func assistant() -> String? {
+    static func assistant() -> String? { ExternalTool.find("audiosession-port", package: "Tools/PortingAssistant") }
+}
+
+/// A tool built in a package of its own (to keep its heavy dependency out of the main build):
+/// beside this executable (an installation), on PATH, or in the repository's package build.
+enum ExternalTool {
+    static func find(_ name: String, package: String) -> String? {
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var candidates = [me.deletingLastPathComponent().appendingPathComponent("audiosession-port").path]
+        var candidates = [me.deletingLastPathComponent().appendingPathComponent(name).path]
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-            candidates.append("\(directory)/audiosession-port")
+            candidates.append("\(directory)/\(name)")
         }
         // .build/<triple>/<configuration>/audiosession in a checkout: the repository is three up.
         let repository = me.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         for configuration in ["debug", "release"] {
-            candidates.append(
-                repository.appendingPathComponent("Tools/PortingAssistant/.build/\(configuration)/audiosession-port").path)
+            candidates.append(repository.appendingPathComponent("\(package)/.build/\(configuration)/\(name)").path)
         }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Replaces this process with the tool; returns only if it cannot be run.
+    static func exec(_ path: String, _ arguments: [String]) -> Never {
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        FileHandle.standardError.write(Data("audiosession: cannot run \(path): \(String(cString: strerror(errno)))\n".utf8))
+        exit(2)
     }
 }

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+
+/// `audiosession live`: a local web page of a running daemon, served by `audiosession-live`
+/// (Tools/LiveView, on Hummingbird, a package of its own so no HTTP server is in the daemon).
+struct Live: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve a live web page of a running daemon: device, apps, routes and a timeline of events.",
+        discussion: """
+            Runs audiosession-live, built with `swift build --package-path Tools/LiveView`. It connects as a \
+            monitor and serves http://127.0.0.1:8042/ (loopback only unless --host says otherwise: the page \
+            shows every app's pid and uid); events are pushed to the page as they happen.
+            """)
+
+    @Option(help: "The daemon's socket (default $AUDIOSESSION_SOCKET, else $XDG_RUNTIME_DIR/audiosession/socket).")
+    var socket: String?
+
+    @Option(help: "The port to serve on (0: any free one; the address is printed).")
+    var port = 8042
+
+    @Option(help: "The address to serve on (default 127.0.0.1, loopback only).")
+    var host = "127.0.0.1"
+
+    func run() throws {
+        guard let tool = ExternalTool.find("audiosession-live", package: "Tools/LiveView") else {
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    audiosession live: the live view is not built. It uses Hummingbird, kept out of the main build:
+                      swift build --package-path Tools/LiveView
+
+                    """.utf8))
+            throw ExitCode(2)
+        }
+        ExternalTool.exec(tool, (socket.map { ["--socket", $0] } ?? []) + ["--port", "\(port)", "--host", host])
+    }
+}

@@ -1,0 +1,46 @@
+import AudioSession
+import AudioSessionModel
+import AudioSessionWire
+import Foundation
+
+/// The device and its apps as the page reads them (`GET /state`).
+enum Snapshot {
+    static func json(_ snapshot: DeviceSnapshot) throws -> Data {
+        let device = snapshot.device
+        let owner = device.routingOwner.flatMap { owner in snapshot.apps.first { $0.app == owner } }
+        let state: [String: Any] = [
+            "profile": device.profile.name,
+            "outputs": device.outputs.map(port),
+            "inputs": device.inputs.map(port),
+            "routingOwner": device.routingOwner?.rawValue ?? NSNull(),
+            "route": owner.map { route($0.route) } ?? NSNull(),
+            "systemSessions": device.systemSessions.map(\.description),
+            "outputVolume": device.outputVolume,
+            "locked": device.isLocked,
+            "silentSwitch": device.silentSwitchOn,
+            "microphoneMuted": device.microphoneMuted,
+            "otherAudio": device.otherAudio.map { other -> [String: Any] in
+                [
+                    "id": other.audio.id, "name": other.audio.name, "role": other.audio.role ?? "", "gain": other.gain,
+                    "muted": other.isMuted,
+                ]
+            },
+            "apps": snapshot.apps.map { app -> [String: Any] in
+                [
+                    "app": app.app.rawValue, "pid": app.pid, "uid": app.uid, "category": "\(app.category)", "mode": "\(app.mode)",
+                    "options": "\(app.options)", "active": app.isActive, "interrupted": app.isInterrupted,
+                    "output": app.isOutputRunning, "input": app.isInputRunning, "gain": app.outputGain, "route": route(app.route),
+                ]
+            },
+            "omittedApps": snapshot.omittedApps,
+            "violations": snapshot.violations,
+        ]
+        return try JSONSerialization.data(withJSONObject: state, options: [.sortedKeys])
+    }
+
+    static func port(_ port: AudioSessionModel.Port) -> [String: Any] {
+        ["type": port.type.rawValue, "name": port.name, "uid": port.uid]
+    }
+
+    static func route(_ route: Route) -> String { "\(route)" }
+}
