@@ -57,20 +57,16 @@ extension AVAudioSession {
         try setPreferredSampleRate(sampleRate)
     }
 
-    /// The delegate's calls for a notification (after it was posted).
-    func tellDelegate(_ notification: SessionNotification) {
-        let availabilityChanged = extras.withLock { extras -> Bool? in
-            guard case .routeChange = notification else { return nil }
-            let available = session.isInputAvailable
-            defer { extras.inputAvailable = available }
-            return extras.inputAvailable.map { $0 != available }
-        }
+    /// The delegate's calls for a notification (after it was posted); `inputAvailabilityChange`
+    /// is the input availability a route change changed to, if it changed it.
+    func tellDelegate(_ notification: SessionNotification, inputAvailabilityChange: Bool?) {
         guard let delegate = delegateBox.value else { return }
         switch notification {
         case .interruptionBegan: delegate.beginInterruption()
         case .interruptionEnded(let shouldResume):
             delegate.endInterruption(withFlags: shouldResume ? AVAudioSessionInterruptionFlags_ShouldResume : 0)
-        case .routeChange where availabilityChanged == true: delegate.inputIsAvailableChanged(session.isInputAvailable)
+        case .routeChange:
+            if let available = inputAvailabilityChange { delegate.inputIsAvailableChanged(available) }
         default: break
         }
     }

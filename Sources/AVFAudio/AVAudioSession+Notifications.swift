@@ -32,18 +32,25 @@ extension AVAudioSession {
             userInfo[AVAudioSessionRouteChangePreviousRouteKey] = AVAudioSessionRouteDescription(previous, session: nil)
         }
         NotificationCenter.default.post(name: name, object: self, userInfo: userInfo)
-        if case .routeChange = notification { postAvailableInputsChange() }
-        tellDelegate(notification)
-    }
-
-    /// `availableInputsChangeNotification` when the route change changed the available inputs.
-    private func postAvailableInputsChange() {
-        let inputs = session.availableInputs.map(\.uid)
-        let changed = extras.withLock { extras -> Bool in
-            defer { extras.availableInputs = inputs }
-            return extras.availableInputs.map { $0 != inputs } ?? false
+        // A route change may change the inputs: the session is read once, outside any lock, for
+        // both `availableInputsChangeNotification` and the delegate.
+        var inputAvailabilityChange: Bool?  // the new value, when it changed
+        if case .routeChange = notification, let status = try? session.status() {
+            let inputs = status.availableInputs.map(\.uid)
+            let (inputsChanged, availabilityChanged) = extras.withLock { extras in
+                defer {
+                    extras.availableInputs = inputs
+                    extras.inputAvailable = status.isInputAvailable
+                }
+                return (
+                    extras.availableInputs.map { $0 != inputs } ?? false,
+                    extras.inputAvailable.map { $0 != status.isInputAvailable } ?? false
+                )
+            }
+            if inputsChanged { NotificationCenter.default.post(name: Self.availableInputsChangeNotification, object: self) }
+            if availabilityChanged { inputAvailabilityChange = status.isInputAvailable }
         }
-        if changed { NotificationCenter.default.post(name: Self.availableInputsChangeNotification, object: self) }
+        tellDelegate(notification, inputAvailabilityChange: inputAvailabilityChange)
     }
 }
 
