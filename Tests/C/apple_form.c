@@ -4,22 +4,9 @@
  * (AudioSessionSimulateSystemEvent). It makes no assumption about what is plugged already (it
  * runs after other programs against a shared daemon). Prints ok/FAIL; exits with failures. */
 #include <AudioToolbox/AudioToolbox.h>
-#include <stdatomic.h>
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-static int failures;
-#define EXPECT(condition, what)                                                        \
-    do {                                                                               \
-        if (condition) {                                                               \
-            printf("ok %s\n", what);                                                   \
-        } else {                                                                       \
-            printf("FAIL %s (%s:%d)\n", what, __FILE__, __LINE__);                     \
-            failures++;                                                                \
-        }                                                                              \
-        fflush(stdout);                                                                \
-    } while (0)
+#include "check.h" /* the C tests' EXPECT and waitFor */
 
 static atomic_int routeChanges;
 static SInt32 lastReason = -1;
@@ -55,11 +42,6 @@ static void audioRouteChangeListener(void *inClientData, AudioSessionPropertyID 
 static void interruptionListener(void *inClientData, UInt32 inInterruptionState) {
     (void)inClientData;
     (void)inInterruptionState;
-}
-
-static int waitForRouteChanges(int count) {
-    for (int i = 0; i < 500 && atomic_load(&routeChanges) < count; i++) usleep(10000);
-    return atomic_load(&routeChanges) >= count;
 }
 
 int main(void) {
@@ -118,7 +100,7 @@ int main(void) {
     EXPECT(AudioSessionAddPropertyListener(kAudioSessionProperty_AudioRouteChange, audioRouteChangeListener, NULL) == noErr,
            "add the route-change listener");
     EXPECT(AudioSessionSimulateSystemEvent("plug headphones uid=apple-form-headphones") == noErr, "plug headphones");
-    EXPECT(waitForRouteChanges(1), "the listener is called");
+    EXPECT(waitFor(&routeChanges, 1), "the listener is called");
     EXPECT(lastReason == kAudioSessionRouteChangeReason_NewDeviceAvailable, "reason: new device available");
     EXPECT(strcmp(lastOldRoute, routeBefore) == 0, "old route: the route read before");
     EXPECT(strcmp(lastNewOutput, "Headphones") == 0, "the current route's output: Headphones");
