@@ -27,7 +27,10 @@ struct ObserverRewrite {
     }
 
     func run() {
-        let registrations = observerCalls()
+        let finder = CallFinder(viewMode: .sourceAccurate)
+        finder.walk(classDecl.memberBlock)
+        let calls = finder.calls
+        let registrations = observerCalls(among: calls)
         guard !registrations.isEmpty else { return }
         var rewritten: [FunctionDeclSyntax] = []
         for registration in registrations {
@@ -48,7 +51,7 @@ struct ObserverRewrite {
         }
         guard !rewritten.isEmpty else { return }
         dropObjC(from: rewritten, keepingThoseUsedElsewhere: registrations)
-        let removedInDeinit = rewriteRemoveObserverCalls()
+        let removedInDeinit = rewriteRemoveObserverCalls(among: calls)
         // Tokens are removed from the center they came from: the one every registration used.
         let centers = Set(registrations.map(\.center))
         addTokenStorage(
@@ -57,10 +60,8 @@ struct ObserverRewrite {
 
     /// Every `X.addObserver(self, selector: #selector(m…), name: N, object: O)` in the class's own
     /// members (not in nested types).
-    private func observerCalls() -> [Registration] {
-        let finder = CallFinder(viewMode: .sourceAccurate)
-        finder.walk(classDecl.memberBlock)
-        return finder.calls.compactMap { call -> Registration? in
+    private func observerCalls(among calls: [FunctionCallExprSyntax]) -> [Registration] {
+        calls.compactMap { call -> Registration? in
             guard let member = call.calledExpression.as(MemberAccessExprSyntax.self),
                 member.declName.baseName.text == "addObserver", let base = member.base,
                 call.arguments.map({ $0.label?.text }) == [nil, "selector", "name", "object"],
@@ -138,11 +139,9 @@ struct ObserverRewrite {
     }
 
     /// `removeObserver(self)` removes the tokens instead. Returns whether `deinit` had one.
-    private func rewriteRemoveObserverCalls() -> Bool {
-        let finder = CallFinder(viewMode: .sourceAccurate)
-        finder.walk(classDecl.memberBlock)
+    private func rewriteRemoveObserverCalls(among calls: [FunctionCallExprSyntax]) -> Bool {
         var inDeinit = false
-        for call in finder.calls {
+        for call in calls {
             guard let member = call.calledExpression.as(MemberAccessExprSyntax.self),
                 member.declName.baseName.text == "removeObserver", let base = member.base,
                 call.arguments.first?.expression.trimmedDescription == "self"
