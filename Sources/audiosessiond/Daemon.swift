@@ -82,7 +82,6 @@ struct Daemon: AsyncParsableCommand {
 
     func validate() throws {
         if checkConfig != nil, config != nil { throw ValidationError("give --config or --check-config, not both") }
-        _ = try settings()
     }
 
     /// Defaults, then the configuration file, then the options given here.
@@ -128,7 +127,9 @@ struct Daemon: AsyncParsableCommand {
                 fail("\(error)")
             }
         }
-        let settings = try settings()
+        // Read once, here: the file (and its manifests) and the options over it.
+        let settings: DaemonSettings
+        do { settings = try self.settings() } catch { fail("\(error)") }
         let level = SharedLogLevel(settings.logLevel)
         let logger = level.logger(label: "audiosessiond")
         // systemd socket activation: serve the socket systemd made (README "Install").
