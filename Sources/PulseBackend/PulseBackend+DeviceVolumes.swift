@@ -23,8 +23,8 @@ extension PulseBackend {
 
     /// HW7: the sink whose volume is the output volume: the one the routing owner's route
     /// plays to, else (no owner, or a port without a sink of its own) the server's default sink.
-    func volumeSink() -> String? {
-        if let owner = arbiter.deviceStatus.routingOwner,
+    func volumeSink(routingOwner: AppID?) -> String? {
+        if let owner = routingOwner,
             let sink = deviceName(for: arbiter.status(of: owner)?.currentRoute.outputs.first)
         {
             return sink
@@ -33,8 +33,9 @@ extension PulseBackend {
     }
 
     /// HW7: the volume sink's volume into the engine; from now on that sink is the one written.
-    func followOutputVolume() {
-        let sink = volumeSink()
+    func followOutputVolume() { followOutputVolume(of: volumeSink(routingOwner: arbiter.deviceStatus.routingOwner)) }
+
+    private func followOutputVolume(of sink: String?) {
         guard
             let volume = state.withLock({ state in
                 state.volumeSink = sink
@@ -64,9 +65,9 @@ extension PulseBackend {
     func reconcileDeviceVolumes() {
         let device = arbiter.deviceStatus
         let volume = device.outputVolume
-        let sink = volumeSink()
+        let sink = volumeSink(routingOwner: device.routingOwner)
         if sink != state.withLock({ $0.volumeSink }) {
-            followOutputVolume()
+            followOutputVolume(of: sink)
         } else if let sink,
             state.withLock({ state in
                 state.volumes[true]?[sink].map { abs(min(1, $0) - volume) > Self.volumeStep / 2 } ?? false

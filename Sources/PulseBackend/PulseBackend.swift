@@ -34,7 +34,7 @@ public final class PulseBackend: AudioBackend {
         var roleVolumes: [String: UInt32] = [:]
         /// HW7: the default sink.
         var defaultSink: String?
-        /// HW7: the sink whose volume the engine's output volume is now (`volumeSink()`).
+        /// HW7: the sink whose volume the engine's output volume is now (`volumeSink(routingOwner:)`).
         var volumeSink: String?
         /// HW6, HW7: each sink's (true) and source's volume as last reported (or written), by name.
         var volumes: [Bool: [String: Double]] = [true: [:], false: [:]]
