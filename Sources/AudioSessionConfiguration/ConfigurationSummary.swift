@@ -1,3 +1,4 @@
+import AudioSessionDaemon
 import AudioSessionRuntime
 
 /// What a configuration sets, in the words of its keys (`audiosessiond --check-config`).
@@ -18,6 +19,8 @@ public struct ConfigurationSummary {
             "limits: hello-timeout \(limits.helloTimeout) s, pre-welcome-frame \(limits.preWelcomeFrame) B, "
                 + "max-connections \(limits.connections), max-connections-per-uid \(limits.connectionsPerUID), "
                 + "queued-output \(limits.queuedOutput) B, warning-interval \(limits.warningInterval) s",
+            // T5: what the daemon will have, its soft descriptor limit raised to this hard one.
+            "in force with \(DescriptorBudget.hard.limit) descriptors: \(DescriptorBudget.hard.connections(limits))",
             "trust: \(settings.trust.mode.rawValue)",
         ]
         if settings.trust.mode == .system {

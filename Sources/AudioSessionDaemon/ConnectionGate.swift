@@ -1,7 +1,10 @@
 import Logging
 import Synchronization
 
-/// Counts open connections, in all and per uid, against `DaemonLimits`.
+/// Counts open connections, in all and per uid, against `DaemonLimits` cut to the descriptors
+/// the process has (`DescriptorBudget`, T5): the privileged (root, controllers) are admitted
+/// while any connection is left; everyone else leaves a reserve, and one uid at most half of
+/// the rest.
 final class ConnectionGate: Sendable {
     private struct Counts {
         var total = 0
@@ -9,20 +12,29 @@ final class ConnectionGate: Sendable {
     }
 
     private let shared: SharedLimits
+    private let descriptors: DescriptorBudget
     private let counts = Mutex(Counts())
 
-    init(limits: SharedLimits) { shared = limits }
+    init(limits: SharedLimits, descriptors: DescriptorBudget) {
+        shared = limits
+        self.descriptors = descriptors
+    }
 
     /// Admits one more connection of `uid`, or says which limit it would pass.
-    func admit(_ uid: UInt32) -> String? {
-        let limits = shared.current
+    func admit(_ uid: UInt32, privileged: Bool) -> String? {
+        let budget = descriptors.connections(shared.current)
         return counts.withLock { counts in
-            if counts.total >= limits.connections {
-                return "the daemon has \(limits.connections) connections open, its limit"
+            if counts.total >= budget.total {
+                return "the daemon has \(budget.total) connections open, its limit"
             }
             let mine = counts.byUID[uid, default: 0]
-            if mine >= limits.connectionsPerUID {
-                return "uid \(uid) has \(limits.connectionsPerUID) connections open, the limit per uid"
+            if !privileged {
+                if counts.total >= budget.total - budget.reservedForPrivileged {
+                    return "the daemon has \(counts.total) connections open; the rest are kept for root and controllers"
+                }
+                if mine >= budget.perUID {
+                    return "uid \(uid) has \(budget.perUID) connections open, the limit per uid"
+                }
             }
             counts.total += 1
             counts.byUID[uid] = mine + 1

@@ -49,7 +49,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     func channelActive(context: ChannelHandlerContext) {
         // On the channel's own loop the option is read at once, before any byte arrives.
         Self.credentials(of: context.channel)?.assumeIsolated().whenSuccess { self.peer = $0 }
-        if let refusal = gate.admit(peer.uid) {
+        if let refusal = gate.admit(peer.uid, privileged: arbiter.rules.trust.mayControl(peer)) {
             warn("refused a connection", kind: "limit", ["reason": "\(refusal)"])
             close(context, SessionError(.badParam, "too many connections: \(refusal)"))
         } else {

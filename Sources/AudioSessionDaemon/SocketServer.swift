@@ -19,18 +19,20 @@ public final class SocketServer: Sendable {
 
     /// Binds the Unix socket at `path` (after `SocketPath.prepare`), mode 0600; 0666 when
     /// `shared` (T1's system mode: every user's apps connect, the trust policy judges them).
+    /// Connections are admitted within `descriptors` (T5, `ConnectionGate`).
     /// With `inheritedSocket` (systemd socket activation) it serves that listening socket
     /// instead, as systemd made it, and leaves its file alone.
     /// - Throws: `SocketPathError` or NIO's bind error.
     public static func start(
         path: String, arbiter: Arbiter, logger: Logger, limits: SharedLimits = SharedLimits(DaemonLimits()),
-        shared: Bool = false, inheritedSocket: CInt? = nil, activity: @escaping @Sendable () -> Void = {},
+        descriptors: DescriptorBudget = .current, shared: Bool = false, inheritedSocket: CInt? = nil,
+        activity: @escaping @Sendable () -> Void = {},
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> SocketServer {
         if inheritedSocket == nil { try SocketPath.prepare(path, shared: shared) }
         raisePriority(of: group, logger: logger)
         let outboxes = LoopOutboxes(group: group, logger: logger)
-        let gate = ConnectionGate(limits: limits)
+        let gate = ConnectionGate(limits: limits, descriptors: descriptors)
         let warnings = WarningLimiter(limits: limits)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)

@@ -55,6 +55,7 @@ extension Engine {
             inputs: device.ports.ports.filter(\.isInput).map(\.port),
             outputs: device.ports.ports.filter { !$0.isInput }.map(\.port),
             routingOwner: routingOwner.map { appIDs[$0] },
+            route: routingOwner.map { currentRoute($0) } ?? Route(),
             activeApps: activeApps,
             systemSessions: systemSessions,
             outputVolume: device.outputVolume,

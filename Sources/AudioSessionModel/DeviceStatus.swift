@@ -8,6 +8,9 @@ public struct DeviceStatus: Hashable, Sendable {
     public var outputs: [Port]
     /// RT9: the app whose session owns the route, `nil` when no session is active.
     public var routingOwner: AppID?
+    /// RT9, RT10: the routing owner's current route — the device's route, a device-wide fact
+    /// (T4) even where the owner's identity is not; empty when no session owns the route.
+    public var route: Route
     /// Active app sessions, oldest activation first.
     public var activeApps: [AppID]
     /// I4: active system sessions, in the order they began.
@@ -24,7 +27,7 @@ public struct DeviceStatus: Hashable, Sendable {
 
     public init(
         profile: DeviceProfile, inputs: [Port] = [], outputs: [Port] = [], routingOwner: AppID? = nil,
-        activeApps: [AppID] = [], systemSessions: [SystemSessionKind] = [], outputVolume: Double = 1,
+        route: Route = Route(), activeApps: [AppID] = [], systemSessions: [SystemSessionKind] = [], outputVolume: Double = 1,
         isLocked: Bool = false, silentSwitchOn: Bool = false, microphoneMuted: Bool = false, duckLevel: Double = 0.2,
         otherAudio: [OtherAudioStatus] = []
     ) {
@@ -32,6 +35,7 @@ public struct DeviceStatus: Hashable, Sendable {
         self.inputs = inputs
         self.outputs = outputs
         self.routingOwner = routingOwner
+        self.route = route
         self.activeApps = activeApps
         self.systemSessions = systemSessions
         self.outputVolume = outputVolume

@@ -10,11 +10,15 @@ public struct OtherAudio: Hashable, Sendable, CustomStringConvertible {
     public var name: String
     /// Its media role (`music`, `phone` …) when the server knows one.
     public var role: String?
+    /// The uid of the process that plays it, when the server says (T4: a monitor of another
+    /// uid does not see it); `nil` when unknown, and then it is a device-wide fact.
+    public var uid: UInt32?
 
-    public init(id: String, name: String = "", role: String? = nil) {
+    public init(id: String, name: String = "", role: String? = nil, uid: UInt32? = nil) {
         self.id = id
         self.name = name
         self.role = role
+        self.uid = uid
     }
 
     public var description: String {

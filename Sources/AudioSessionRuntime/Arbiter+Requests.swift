@@ -98,8 +98,10 @@ extension Arbiter {
         return .done
     }
 
-    /// The device and every connected app, apps by id. A reader that may not control the
-    /// system (a monitor of an ordinary user) sees only its own uid's apps.
+    /// The device and every connected app, apps by id. A reader that does not see every app (a
+    /// monitor of an ordinary user) reads only its own uid's apps, and of the device what T4
+    /// calls device-wide (`DeviceStatus.seen(by:ownerOf:)`); broken invariants, which name apps,
+    /// are only counted for it.
     func snapshot(_ state: State, for reader: Connection) -> DeviceSnapshot {
         var apps: [AppSnapshot] = []
         for (app, id) in state.connectionByApp {
@@ -108,7 +110,17 @@ extension Arbiter {
             apps.append(AppSnapshot(app: app, pid: connection.peer.pid, uid: connection.peer.uid, status: status))
         }
         apps.sort { $0.app < $1.app }
-        return DeviceSnapshot(device: state.engine.deviceStatus, apps: apps, violations: state.engine.invariantViolations)
+        var device = state.engine.deviceStatus
+        var violations = state.engine.invariantViolations
+        if !reader.seesEveryApp {
+            device = device.seen(by: reader.sees) { app in
+                state.connectionByApp[app].flatMap { state.connections[$0]?.peer.uid }
+            }
+            if !violations.isEmpty {
+                violations = ["\(violations.count) broken (listed to root, the daemon's user and system monitors)"]
+            }
+        }
+        return DeviceSnapshot(device: device, apps: apps, violations: violations)
             .fittingOneFrame()  // no reply exceeds a frame, however many apps
     }
 

@@ -101,6 +101,7 @@ extension WireWriter {
         write(audio.id)
         write(audio.name)
         write(audio.role) { $0.write($1) }
+        write(audio.uid) { $0.write($1) }
     }
 }
 
@@ -161,6 +162,7 @@ extension WireReader {
     mutating func readOtherAudio() throws(WireError) -> OtherAudio {
         OtherAudio(
             id: try readString("other-audio id"), name: try readString("other-audio name"),
-            role: try readOptional("other-audio role") { r throws(WireError) in try r.readString("other-audio role") })
+            role: try readOptional("other-audio role") { r throws(WireError) in try r.readString("other-audio role") },
+            uid: try readOptional("other-audio uid") { r throws(WireError) in try r.readUInt32("other-audio uid") })
     }
 }

@@ -37,6 +37,13 @@ struct FieldDecoder<Value>: FieldVisitor {
     }
 }
 
+/// Collects the names of a value's wire fields, in order.
+struct FieldNames<Value>: FieldVisitor {
+    var names: [String] = []
+
+    mutating func visit<T: WireField>(_ name: String, _ field: WritableKeyPath<Value, T>) { names.append(name) }
+}
+
 extension SessionStatus {
     /// The status's stored fields in wire order (docs/protocol.md "status").
     static func visitFields<V: FieldVisitor>(_ v: inout V) throws(V.Failure) where V.Value == SessionStatus {
@@ -92,6 +99,7 @@ extension DeviceStatus {
         try v.visit("inputs", \.inputs)
         try v.visit("outputs", \.outputs)
         try v.visit("routing owner", \.routingOwner)
+        try v.visit("route", \.route)
         try v.visit("active apps", \.activeApps)
         try v.visit("system sessions", \.systemSessions)
         try v.visit("output volume", \.outputVolume)
@@ -103,6 +111,14 @@ extension DeviceStatus {
     }
 
     static let blank = DeviceStatus(profile: .iphone)
+
+    /// The names of the device status's wire fields, in order (T4: each must be classified as a
+    /// device-wide fact or filtered for readers of another uid; the runtime's tests check it).
+    package static var wireFieldNames: [String] {
+        var names = FieldNames<DeviceStatus>()
+        visitFields(&names)
+        return names.names
+    }
 }
 
 extension WireWriter {

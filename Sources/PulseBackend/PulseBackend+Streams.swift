@@ -83,8 +83,9 @@ extension PulseBackend {
         if !stream.isCall {
             let name = stream.properties["application.name"].flatMap { OtherAudio.isValidLabel($0) ? $0 : nil } ?? ""
             let audio = OtherAudio(
-                id: Self.otherAudioID(of: stream.index), name: name, role: role.flatMap { OtherAudio.isValidLabel($0) ? $0 : nil }
-            )
+                id: Self.otherAudioID(of: stream.index), name: name,
+                role: role.flatMap { OtherAudio.isValidLabel($0) ? $0 : nil },
+                uid: stream.uid)
             if let error = arbiter.report(.otherAudioStarted(audio)) {
                 logger.warning("cannot follow a stream", metadata: ["stream": "\(stream.index)", "error": "\(error)"])
             }

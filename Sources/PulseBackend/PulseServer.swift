@@ -263,7 +263,9 @@ public final class PulseServer: @unchecked Sendable {
         "device.bus", "device.form_factor", "device.class", "device.master_device", "bluetooth.protocol",
         "device.profile.name", "api.bluez5.profile", "device.description",
     ]
-    static let streamKeys = ["media.role", "application.name", "application.process.id", PulseStream.appProperty]
+    static let streamKeys = [
+        "media.role", "application.name", "application.process.id", "application.process.user", PulseStream.appProperty,
+    ]
 
     private static func properties(_ list: OpaquePointer?, _ keys: [String] = deviceKeys) -> [String: String] {
         var result: [String: String] = [:]

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A playback stream (a sink input) or record stream (a source output) of the sound server.
 public struct PulseStream: Hashable, Sendable {
     /// The property the client library sets on its own streams (its app id); a stream without
@@ -10,7 +14,8 @@ public struct PulseStream: Hashable, Sendable {
     /// A source output: the server's indexes of these and of sink inputs are separate.
     public var isRecord: Bool
     public var channels: UInt8
-    /// `media.role`, `application.name`, `application.process.id`, `audiosession.app`.
+    /// `media.role`, `application.name`, `application.process.id`, `application.process.user`,
+    /// `audiosession.app`.
     public var properties: [String: String]
     public var isMuted: Bool
     /// The first channel's volume (`PA_VOLUME_NORM` = 65536 is 100%); nil while the server does
@@ -38,4 +43,15 @@ public struct PulseStream: Hashable, Sendable {
 
     /// I4: a foreign stream with `media.role=phone` is a call.
     public var isCall: Bool { properties["media.role"] == "phone" }
+
+    /// The uid of the user whose process plays it (`application.process.user`, as the server
+    /// reports it), `nil` when not said or not a user of this system (T4).
+    public var uid: UInt32? {
+        guard let user = properties["application.process.user"], !user.isEmpty else { return nil }
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwnam_r(user, &entry, &buffer, buffer.count, &found) == 0, found != nil else { return nil }
+        return entry.pw_uid
+    }
 }

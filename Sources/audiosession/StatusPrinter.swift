@@ -15,7 +15,7 @@ enum StatusPrinter {
         lines.append("device \(device.profile)  volume \(device.outputVolume)  duck-level \(device.duckLevel)\(flags)")
         lines.append("inputs  " + list(device.inputs))
         lines.append("outputs " + list(device.outputs))
-        lines.append("routing owner " + (device.routingOwner?.rawValue ?? "-"))
+        lines.append("routing owner \(owner(device))  route \(device.route)")
         lines.append("system sessions " + (systemSessions.isEmpty ? "-" : systemSessions))
         lines.append("apps \(snapshot.apps.count + snapshot.omittedApps)")
         for app in snapshot.apps {
@@ -39,6 +39,12 @@ enum StatusPrinter {
         return lines.joined(separator: "\n")
     }
 
+    /// The routing owner; an owner hidden by T4 (another user's app) still has a route.
+    static func owner(_ device: DeviceStatus) -> String {
+        if let owner = device.routingOwner { return owner.rawValue }
+        return device.route == .none ? "-" : "(an app of another user)"
+    }
+
     private static func list(_ ports: [AudioSessionModel.Port]) -> String {
         ports.isEmpty ? "-" : ports.map(\.description).joined(separator: " ")
     }
@@ -55,13 +61,14 @@ enum StatusPrinter {
             "inputs": device.inputs.map(port),
             "outputs": device.outputs.map(port),
             "routingOwner": device.routingOwner?.rawValue ?? NSNull(),
+            "route": ["inputs": device.route.inputs.map(port), "outputs": device.route.outputs.map(port)],
             "systemSessions": device.systemSessions.map(\.description),
             "invariantViolations": snapshot.violations,
             "omittedApps": snapshot.omittedApps,
             "otherAudio": device.otherAudio.map { stream -> [String: Any] in
                 [
                     "id": stream.audio.id, "name": stream.audio.name, "role": stream.audio.role ?? NSNull(),
-                    "gain": stream.gain, "muted": stream.isMuted,
+                    "gain": stream.gain, "muted": stream.isMuted, "uid": stream.audio.uid.map { Int($0) } ?? NSNull(),
                 ]
             },
             "apps": snapshot.apps.map { app -> [String: Any] in

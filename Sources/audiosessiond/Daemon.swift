@@ -132,6 +132,12 @@ struct Daemon: AsyncParsableCommand {
         do { settings = try self.settings() } catch { fail("\(error)") }
         let level = SharedLogLevel(settings.logLevel)
         let logger = level.logger(label: "audiosessiond")
+        // T5: systemd's soft limit is 1,024 whatever the hard one is; the connection limits are
+        // then cut to the descriptors there are, with a reserve for root and controllers.
+        let descriptors = DescriptorBudget.raiseSoftLimit()
+        let raised = descriptors.after > descriptors.before ? " (soft limit raised from \(descriptors.before))" : ""
+        logger.info(
+            "descriptors: \(descriptors.after)\(raised); \(DescriptorBudget.current.connections(settings.limits))")
         // systemd socket activation: serve the socket systemd made (README "Install").
         let inherited = SystemdActivation.inheritedSocket()
         let path = inherited.flatMap(SystemdActivation.path(of:)) ?? settings.socket ?? SocketLocation.defaultPath

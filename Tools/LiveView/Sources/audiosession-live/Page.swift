@@ -71,7 +71,7 @@ enum Page {
           const device = document.getElementById("device");
           device.replaceChildren();
           row(device, ["profile", state.profile]);
-          row(device, ["routing owner", state.routingOwner]);
+          row(device, ["routing owner", state.routingOwner ?? (state.route ? "(an app of another user)" : "-")]);
           row(device, ["route", state.route]);
           row(device, ["outputs", state.outputs.map(p => p.name).join(", ")]);
           row(device, ["inputs", state.inputs.map(p => p.name).join(", ")]);
