@@ -198,6 +198,7 @@ let package = Package(
             dependencies: [
                 "PulseBackend", "AudioSessionEngine", "AudioSession", "AudioSessionMedia", "AudioSessionRuntime",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -37,8 +37,16 @@ extension Engine {
             try unplug(uid: uid, &context)
         case .wake:
             context.wake = true
+        case .mediaServicesLost:
+            // MS3: a second loss while lost changes nothing.
+            guard !mediaServicesLost else { return }
+            resetMediaServices(telling: [.mediaServicesLost], &context)
+            mediaServicesLost = true
         case .mediaServicesReset:
-            resetMediaServices(&context)
+            // MS2: after a loss (MS3) apps were told lost already; a simulated reset tells both.
+            resetMediaServices(
+                telling: mediaServicesLost ? [.mediaServicesReset] : [.mediaServicesLost, .mediaServicesReset], &context)
+            mediaServicesLost = false
         case .otherAudioStarted(let audio):
             try startOtherAudio(audio)
         case .otherAudioStopped(let id):
@@ -57,10 +65,10 @@ extension Engine {
         for app in appIDs where !app.rawValue.isEmpty { context.rest.append(.notify(app, .outputVolume(volume))) }
     }
 
-    /// MS1, MS2: media services are lost and come back. Every app is told lost then reset and
-    /// nothing else; sessions are back to C8 defaults. Device state, app states and active
-    /// system sessions survive.
-    private mutating func resetMediaServices(_ context: inout StepContext) {
+    /// MS1, MS2, MS3: media services are lost and come back. Every app is told what happened
+    /// (lost, reset, or both) and nothing else; sessions are back to C8 defaults. Device state,
+    /// app states and active system sessions survive.
+    private mutating func resetMediaServices(telling notifications: [SessionNotification], _ context: inout StepContext) {
         context.suppressDerived = true
         for index in sessions.indices {
             let session = sessions[index]
@@ -71,8 +79,7 @@ extension Engine {
             routeGroups.remove(index, session.routingConfig)
             sessions[index].resetForMediaServices()
             routeGroups.insert(index, sessions[index].routingConfig)
-            context.rest.append(.notify(appIDs[index], .mediaServicesLost))
-            context.rest.append(.notify(appIDs[index], .mediaServicesReset))
+            for notification in notifications { context.rest.append(.notify(appIDs[index], notification)) }
         }
         activeSessions.removeAll()
         interruptedSessions.removeAll()

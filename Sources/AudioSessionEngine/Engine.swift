@@ -40,6 +40,9 @@ public struct Engine: Hashable, Sendable {
     var departedCount = 0
     /// The free slots, the most recently freed last.
     var freeSlots: [Int] = []
+    /// MS3: media services are lost (the sound server went away) until `mediaServicesReset`:
+    /// app calls fail with `msrv` and apps are told nothing else meanwhile.
+    public internal(set) var mediaServicesLost = false
 
     /// A device of the given profile with no apps, volume 1, unlocked, switch off (SPEC §9.1).
     public init(profile: DeviceProfile = .iphone, duckLevel: Double = 0.2) {
@@ -82,8 +85,17 @@ public struct Engine: Hashable, Sendable {
 
     /// Applies one step and returns its result and effects (SPEC §0 "step").
     public mutating func apply(_ step: Step) -> StepOutcome {
+        if mediaServicesLost, case .app(_, let call) = step, call.needsMediaServices {
+            // MS1, MS3: calls made while media services are lost fail (nothing changes, A7).
+            return StepOutcome(
+                error: SessionError(
+                    .mediaServicesFailed,
+                    "MS1: media services are lost (the sound server went away); wait for media-services-reset"))
+        }
         let owner = routingOwner
         var context = StepContext(ownerBefore: owner, ownerRouteBefore: ownRoute(owner))
+        let wasLost = mediaServicesLost
+        if wasLost { context.suppressDerived = true }
         let error: SessionError?
         do {
             try perform(step, &context)
@@ -94,7 +106,9 @@ public struct Engine: Hashable, Sendable {
             return StepOutcome(error: error)  // A7: nothing changed, nothing sent
         }
         finishStep(&context)
-        return StepOutcome(error: error, effects: withoutNotificationsToDeparted(context.effects))
+        var effects = withoutNotificationsToDeparted(context.effects)
+        if wasLost && mediaServicesLost { effects.removeAll(where: \.isToAnApp) }  // MS3: apps hear nothing while lost
+        return StepOutcome(error: error, effects: effects)
     }
 
     private mutating func perform(_ step: Step, _ context: inout StepContext) throws(SessionError) {

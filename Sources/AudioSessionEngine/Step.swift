@@ -35,3 +35,22 @@ public struct StepOutcome: Hashable, Sendable {
         }
     }
 }
+
+extension Effect {
+    /// A notification or a gain for an app (MS3: apps hear nothing while media services are lost).
+    var isToAnApp: Bool {
+        switch self {
+        case .notify, .outputGain: true
+        case .stopIO, .askRecordPermission, .otherAudio, .otherAudioStopped: false
+        }
+    }
+}
+
+extension AppCall {
+    /// MS1: whether the call fails with `msrv` while media services are lost. The app state is
+    /// the device shell's word about the app, not a use of media services: it is kept.
+    var needsMediaServices: Bool {
+        if case .setAppState = self { return false }
+        return true
+    }
+}

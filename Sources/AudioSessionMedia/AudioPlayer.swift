@@ -15,7 +15,8 @@ import Dispatch
 public final class AudioPlayer: @unchecked Sendable {
     /// Why the player paused.
     public enum PauseReason: String, Sendable {
-        case app, interruption, unplug
+        /// MS1, MS3: media services were lost (the sound server or the daemon went away).
+        case app, interruption, unplug, mediaServices
     }
 
     /// What happened, told to `eventHandler` in order, on a queue of the player's events (the
@@ -53,6 +54,7 @@ public final class AudioPlayer: @unchecked Sendable {
     private var playing = false
     private var draining = false
     private var interruptedWhilePlaying = false
+    private var lostWhilePlaying = false
     private var forwarder: NotificationForwarder?
     private var options = Options()
 
@@ -248,6 +250,17 @@ public final class AudioPlayer: @unchecked Sendable {
             interruptedWhilePlaying = false
             guard shouldResume, options.resumesAfterInterruption else { return }
             do { try start(event: .resumed) } catch { tell(.failed("cannot resume: \(error)")) }
+        case .mediaServicesLost:  // MS1, MS3: the stream went with the server; a new one is made later
+            if playing { lostWhilePlaying = true }
+            interruptedWhilePlaying = false
+            halt(.mediaServices)
+            closeOutput()
+        case .mediaServicesReset:  // MS2: with the automatic re-apply, play on where it was
+            closeOutput()
+            guard lostWhilePlaying else { return }
+            lostWhilePlaying = false
+            guard session.reappliesConfigurationAfterReset else { return }
+            do { try start(event: .resumed) } catch { tell(.failed("cannot play on after the reset: \(error)")) }
         case .routeChange(.oldDeviceUnavailable, let previous, let current):  // RT11
             guard playing, options.pausesOnUnplug, let old = previous.outputs.first, !current.outputs.contains(old) else {
                 return

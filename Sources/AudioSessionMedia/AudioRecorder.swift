@@ -25,6 +25,7 @@ public final class AudioRecorder: @unchecked Sendable {
     private var input: Input?
     private var recording = false
     private var interruptedWhileRecording = false
+    private var lostWhileRecording = false
     private var framesWritten = 0
     private var forwarder: NotificationForwarder?
     private var resumes = true
@@ -151,6 +152,16 @@ public final class AudioRecorder: @unchecked Sendable {
             guard interruptedWhileRecording else { return }
             interruptedWhileRecording = false
             if shouldResume, resumes { try? start() }
+        case .mediaServicesLost:  // MS1, MS3: the stream went with the server; the file stays open
+            if recording { lostWhileRecording = true }
+            interruptedWhileRecording = false
+            halt()
+            input = nil
+        case .mediaServicesReset:  // MS2: with the automatic re-apply, record on into the same file
+            input = nil
+            guard lostWhileRecording else { return }
+            lostWhileRecording = false
+            if session.reappliesConfigurationAfterReset { try? start() }
         default:
             break
         }

@@ -59,8 +59,11 @@ public enum SystemEvent: Hashable, Sendable {
     case unplug(uid: String)
     /// RT11: the device wakes from sleep.
     case wake
-    /// MS1, MS2: media services are lost and come back.
+    /// MS1, MS2: media services come back (after `mediaServicesLost`), or — simulated — are
+    /// lost and come back in one step.
     case mediaServicesReset
+    /// MS1, MS3: media services are lost (the sound server went away) until `mediaServicesReset`.
+    case mediaServicesLost
     /// OA1 **(beyond SPEC)**: a stream of a program that does not use us starts playing (on a
     /// sound server: another app's stream). -50 for an id already playing.
     case otherAudioStarted(OtherAudio)

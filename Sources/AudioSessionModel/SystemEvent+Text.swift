@@ -59,8 +59,8 @@ extension SystemEvent {
         case "wake": return .wake
         case "other-audio": return try parseOtherAudio(&cursor)
         default:
-            _ = try cursor.next(oneOf: ["reset"], "a media-services action")
-            return .mediaServicesReset
+            let action = try cursor.next(oneOf: ["reset", "lost"], "a media-services action")
+            return action.text == "lost" ? .mediaServicesLost : .mediaServicesReset
         }
     }
 

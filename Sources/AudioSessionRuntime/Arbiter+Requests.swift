@@ -59,6 +59,9 @@ extension Arbiter {
     /// Applies a step, delivers its effects and persists what changed.
     func perform(_ step: Step, _ state: inout State) -> Reply {
         let outcome = state.engine.apply(step)
+        if state.engine.mediaServicesLost != (state.mediaServicesLostSince != nil) {
+            state.mediaServicesLostSince = state.engine.mediaServicesLost ? configuration.now() : nil  // MS3, for status
+        }
         deliver(outcome.effects, &state)
         persistIfChanged(after: step, &state)
         if let error = outcome.error { return .failed(error) }
@@ -120,8 +123,9 @@ extension Arbiter {
                 violations = ["\(violations.count) broken (listed to root, the daemon's user and system monitors)"]
             }
         }
-        return DeviceSnapshot(device: device, apps: apps, violations: violations)
-            .fittingOneFrame()  // no reply exceeds a frame, however many apps
+        return DeviceSnapshot(
+            device: device, apps: apps, violations: violations, mediaServicesLostSince: state.mediaServicesLostSince
+        ).fittingOneFrame()  // no reply exceeds a frame, however many apps
     }
 
     /// P1, HW7: writes the settings when a step changed them (`nil`: always compare). An answered

@@ -106,6 +106,9 @@ public final class Arbiter: Sendable {
         var backend: (any AudioBackend)?
         /// T1 and P2 as configured now (`reload`).
         var rules: Rules
+        /// MS3: when media services were lost (the sound server went away), by `now`; nil
+        /// while they stand.
+        var mediaServicesLostSince: UInt64?
     }
 
     let state: Mutex<State>

@@ -84,6 +84,7 @@ extension WireWriter {
             write(uid)
         case .wake: write(tag: SystemEventTag.wake)
         case .mediaServicesReset: write(tag: SystemEventTag.mediaServicesReset)
+        case .mediaServicesLost: write(tag: SystemEventTag.mediaServicesLost)
         case .inputGain(let uid, let gain):
             write(tag: SystemEventTag.inputGain)
             write(uid)
@@ -153,6 +154,7 @@ extension WireReader {
         case .unplug: return .unplug(uid: try readString("uid"))
         case .wake: return .wake
         case .mediaServicesReset: return .mediaServicesReset
+        case .mediaServicesLost: return .mediaServicesLost
         case .inputGain: return .inputGain(uid: try readString("uid"), try readDouble("input gain"))
         case .otherAudioStarted: return .otherAudioStarted(try readOtherAudio())
         case .otherAudioStopped: return .otherAudioStopped(id: try readString("other-audio id"))

@@ -130,6 +130,7 @@ extension WireWriter {
             write(snapshot.apps) { $0.write($1) }
             write(snapshot.violations) { $0.write($1) }
             write(UInt32(clamping: snapshot.omittedApps))
+            write(snapshot.mediaServicesLostSince) { $0.write($1) }
         }
     }
 
@@ -185,7 +186,12 @@ extension WireReader {
             let apps = try readArray("apps") { r throws(WireError) in try r.readAppSnapshot() }
             let violations = try readArray("violations") { r throws(WireError) in try r.readString("violation") }
             let omitted = Int(try readUInt32("omitted apps"))
-            return .device(DeviceSnapshot(device: device, apps: apps, violations: violations, omittedApps: omitted))
+            let lostSince = try readOptional("media services lost since") { r throws(WireError) in
+                try r.readUInt64("media services lost since")
+            }
+            return .device(
+                DeviceSnapshot(
+                    device: device, apps: apps, violations: violations, omittedApps: omitted, mediaServicesLostSince: lostSince))
         }
     }
 

@@ -98,12 +98,19 @@ public struct DeviceSnapshot: Hashable, Sendable {
     public var violations: [String]
     /// Apps left out so that the reply fits one frame (`fittingOneFrame()`).
     public var omittedApps: Int
+    /// MS3: since when media services are lost (the sound server went away), in nanoseconds
+    /// since 1970; nil while they stand.
+    public var mediaServicesLostSince: UInt64?
 
-    public init(device: DeviceStatus, apps: [AppSnapshot], violations: [String] = [], omittedApps: Int = 0) {
+    public init(
+        device: DeviceStatus, apps: [AppSnapshot], violations: [String] = [], omittedApps: Int = 0,
+        mediaServicesLostSince: UInt64? = nil
+    ) {
         self.device = device
         self.apps = apps
         self.violations = violations
         self.omittedApps = omittedApps
+        self.mediaServicesLostSince = mediaServicesLostSince
     }
 
     /// The snapshot cut to fit one frame with room to spare: apps past the budget are left out
@@ -125,7 +132,8 @@ public struct DeviceSnapshot: Hashable, Sendable {
             fitting.append(app)
         }
         return DeviceSnapshot(
-            device: device, apps: fitting, violations: kept, omittedApps: omittedApps + apps.count - fitting.count)
+            device: device, apps: fitting, violations: kept, omittedApps: omittedApps + apps.count - fitting.count,
+            mediaServicesLostSince: mediaServicesLostSince)
     }
 }
 

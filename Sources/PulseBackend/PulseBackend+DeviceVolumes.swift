@@ -36,6 +36,12 @@ extension PulseBackend {
     func followOutputVolume() { followOutputVolume(of: volumeSink(routingOwner: arbiter.deviceStatus.routingOwner)) }
 
     private func followOutputVolume(of sink: String?) {
+        if isRestoringVolumes {
+            // MS3: a returning server's sink gets the volume the engine kept.
+            state.withLock { $0.volumeSink = sink }
+            if let sink { write(arbiter.deviceStatus.outputVolume, to: sink, isSink: true) }
+            return
+        }
         guard
             let volume = state.withLock({ state in
                 state.volumeSink = sink
@@ -52,6 +58,11 @@ extension PulseBackend {
     /// HW6: a source's volume into its port's gain (once the port is plugged).
     func followInputGain(of source: String) {
         guard let volume = state.withLock({ $0.volumes[false]?[source] }), let uid = inputPort(for: source) else { return }
+        if isRestoringVolumes {
+            // MS3: a returning server's source gets the gain the engine kept.
+            if let gain = arbiter.inputGains[uid] { write(gain, to: source, isSink: false) }
+            return
+        }
         let wanted = min(1, max(0, volume))
         guard let gain = arbiter.inputGains[uid], abs(gain - wanted) > Self.volumeStep / 2 else { return }
         if let error = arbiter.report(.inputGain(uid: uid, wanted)) {
@@ -64,30 +75,40 @@ extension PulseBackend {
     /// followed instead (HW7): the new route brings its own volume.
     func reconcileDeviceVolumes() {
         let device = arbiter.deviceStatus
-        let volume = device.outputVolume
         let sink = volumeSink(routingOwner: device.routingOwner)
         if sink != state.withLock({ $0.volumeSink }) {
             followOutputVolume(of: sink)
-        } else if let sink,
-            state.withLock({ state in
-                state.volumes[true]?[sink].map { abs(min(1, $0) - volume) > Self.volumeStep / 2 } ?? false
-            })
-        {
-            state.withLock { $0.volumes[true]?[sink] = volume }
-            let balance = state.withLock { $0.balances[true]?[sink] ?? [] }
-            server.withLock { $0 }?.setVolume(device: sink, isSink: true, volume: volume, balance: balance)
-            logger.debug("sink volume", metadata: ["sink": "\(sink)", "volume": "\(volume)"])
+        } else if let sink {
+            write(device.outputVolume, to: sink, isSink: true)
         }
         let gains = arbiter.inputGains
         for port in device.inputs {
-            guard let gain = gains[port.uid], let source = deviceName(for: port),
-                let reported = state.withLock({ $0.volumes[false]?[source] }), abs(min(1, reported) - gain) > Self.volumeStep / 2
-            else { continue }
-            state.withLock { $0.volumes[false]?[source] = gain }
-            let balance = state.withLock { $0.balances[false]?[source] ?? [] }
-            server.withLock { $0 }?.setVolume(device: source, isSink: false, volume: gain, balance: balance)
-            logger.debug("source volume", metadata: ["source": "\(source)", "gain": "\(gain)"])
+            guard let gain = gains[port.uid], let source = deviceName(for: port) else { continue }
+            write(gain, to: source, isSink: false)
         }
+    }
+
+    /// Writes a sink's volume or a source's, when the server reported one that differs, and
+    /// takes it as reported (the server's echo then matches).
+    private func write(_ volume: Double, to device: String, isSink: Bool) {
+        let balance = state.withLock { state -> [UInt32]? in
+            guard let reported = state.volumes[isSink]?[device], abs(min(1, reported) - volume) > Self.volumeStep / 2 else {
+                return nil
+            }
+            state.volumes[isSink]?[device] = volume
+            return state.balances[isSink]?[device] ?? []
+        }
+        guard let balance else { return }
+        server.withLock { $0 }?.setVolume(device: device, isSink: isSink, volume: volume, balance: balance)
+        logger.debug(isSink ? "sink volume" : "source volume", metadata: ["device": "\(device)", "volume": "\(volume)"])
+    }
+
+    /// MS3: for a moment after a server's return, the server's sinks and sources get the
+    /// volumes the engine kept (and persisted) instead of giving theirs: a restarted server
+    /// comes back at its defaults, its devices a moment after it accepts clients (PipeWire's
+    /// are made by WirePlumber), maybe a placeholder sink first.
+    var isRestoringVolumes: Bool {
+        state.withLock { $0.restoreVolumesUntil.map { ContinuousClock.now < $0 } ?? false }
     }
 
     /// The input port a source stands for: a plugged accessory's UID is the source's name; the

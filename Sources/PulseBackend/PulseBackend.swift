@@ -40,15 +40,22 @@ public final class PulseBackend: AudioBackend {
         var volumes: [Bool: [String: Double]] = [true: [:], false: [:]]
         /// Each sink's and source's channel volumes as last reported: the balance a write keeps.
         var balances: [Bool: [String: [UInt32]]] = [true: [:], false: [:]]
+        /// MS3: the connection to the server, lost or not (`PulseBackend+Connection.swift`).
+        var link = Link()
+        /// MS3: after a server's return, until then its devices get the volumes the engine kept
+        /// (`isRestoringVolumes`).
+        var restoreVolumesUntil: ContinuousClock.Instant?
     }
 
     let arbiter: Arbiter
     let logger: Logger
+    /// The server it connects to (nil: `PULSE_SERVER`, then the user's).
+    let address: String?
     let state = Mutex(State())
     let server = Mutex<PulseServer?>(nil)
     let queue = DispatchQueue(label: "audiosessiond.pulse")
     /// The server's events reach the backend through this until `close()`.
-    private let relay = Relay()
+    let relay = Relay()
     /// Whether a reconciliation of the own streams and the device's volumes waits on the queue
     /// (at most one: it reads the arbiter as it is when it runs).
     let reconciliationPending = Atomic<Bool>(false)
@@ -58,27 +65,22 @@ public final class PulseBackend: AudioBackend {
     }
 
     /// Connects to the server and keeps the arbiter's ports in step with it until `close()`.
-    public init(arbiter: Arbiter, server address: String?, logger: Logger) throws(PulseServer.ConnectionError) {
+    /// A server that is not there (yet), or goes away later, is waited for (MS3): the arbiter
+    /// is told media services are lost, and the backend connects again by itself when the
+    /// server appears (`PulseBackend+Connection.swift`). Returns once the first attempt is
+    /// over and, if it connected, the server's listing is applied.
+    public init(arbiter: Arbiter, server address: String?, logger: Logger) {
         self.arbiter = arbiter
         self.logger = logger
-        let queue = queue
-        let relay = relay
-        queue.suspend()  // events wait until the relay knows this backend
-        let connection: PulseServer
-        do {
-            connection = try PulseServer(server: address) { event in
-                queue.async { relay.target.withLock { $0 }?.handle(event) }
-            }
-        } catch {
-            queue.resume()
-            throw error
-        }
+        self.address = address
         relay.target.withLock { $0 = self }
-        server.withLock { $0 = connection }
         arbiter.attach(self)
-        queue.resume()
+        queue.sync { connect() }
         queue.sync {}  // the initial listing is applied before the daemon starts listening
     }
+
+    /// MS3: when the server was lost (or first not reached), nil while connected.
+    public var lostSince: ContinuousClock.Instant? { state.withLock { $0.link.lostSince } }
 
     public func close() {
         server.withLock { server in
@@ -86,6 +88,7 @@ public final class PulseBackend: AudioBackend {
             server = nil
         }
         relay.target.withLock { $0 = nil }
+        queue.async { [self] in stopWatchingForServer() }
     }
 
     /// The one door (`AudioBackend`): after every step, the other audio's gains and mutes are
@@ -115,7 +118,7 @@ public final class PulseBackend: AudioBackend {
         state.withLock { ($0.builtInSpeaker, $0.builtInMicrophone) }
     }
 
-    private func handle(_ event: PulseServer.Event) {
+    func handle(_ event: PulseServer.Event) {
         switch event {
         case .present(let device):
             state.withLock { state in
@@ -149,6 +152,8 @@ public final class PulseBackend: AudioBackend {
         case .defaultSink(let name):
             state.withLock { $0.defaultSink = name }
             followOutputVolume()
+        case .lost:
+            break  // handled before (`handle(_:of:)`)
         }
     }
 

@@ -16,6 +16,9 @@ public final class PulseServer: @unchecked Sendable {
         case streamRemoved(index: UInt32, isRecord: Bool)
         /// The server's default sink (listed, or changed).
         case defaultSink(String)
+        /// MS3: the connection ended (the server stopped, crashed or restarted), with libpulse's
+        /// reason. Nothing more is reported; the object may be dropped.
+        case lost(String)
     }
 
     public typealias ConnectionError = PulseContext.ConnectionError
@@ -32,7 +35,7 @@ public final class PulseServer: @unchecked Sendable {
     /// - Parameter server: a server string such as `unix:/run/…/native`; nil for the default
     ///   (`PULSE_SERVER`, then the user's server).
     public init(server: String?, handler: @escaping @Sendable (Event) -> Void) throws(ConnectionError) {
-        connection = try PulseContext(server: server, name: "audiosessiond")
+        connection = try PulseContext(server: server, name: "audiosessiond") { reason in handler(.lost(reason)) }
         self.handler = handler
         let me = Unmanaged.passUnretained(self).toOpaque()
         pa_threaded_mainloop_lock(mainloop)
@@ -53,6 +56,10 @@ public final class PulseServer: @unchecked Sendable {
         pa_operation_unref(pa_context_get_server_info(context, Self.serverListing, me))
         while pendingListings > 0, pa_context_get_state(context) == PA_CONTEXT_READY { pa_threaded_mainloop_wait(mainloop) }
     }
+
+    /// The server's name and version (`pulseaudio 16.1`, `PulseAudio (on PipeWire 0.3.65) 15.0.0`);
+    /// asks the server, so once per connection.
+    public var name: String? { connection.serverName }
 
     /// Stops reporting and closes the connection (also done when the object goes away).
     public func close() {

@@ -11,13 +11,40 @@ public final class PulseContext: @unchecked Sendable {
 
     public let mainloop: OpaquePointer
     public let context: OpaquePointer
+    /// What the state callback needs: the main loop to signal, and whom to tell of a loss.
+    private let watch: StateWatch
+
+    /// The context's state changes, seen on the main loop's thread (its lock held).
+    private final class StateWatch {
+        let mainloop: OpaquePointer
+        let lost: (@Sendable (String) -> Void)?
+        var wasReady = false
+        var toldLost = false
+
+        init(mainloop: OpaquePointer, lost: (@Sendable (String) -> Void)?) {
+            self.mainloop = mainloop
+            self.lost = lost
+        }
+
+        func changed(_ context: OpaquePointer) {
+            let state = pa_context_get_state(context)
+            if state == PA_CONTEXT_READY { wasReady = true }
+            if wasReady, !toldLost, state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
+                toldLost = true
+                lost?(PulseContext.lastError(context))  // MS3: the server went away
+            }
+            pa_threaded_mainloop_signal(mainloop, 0)
+        }
+    }
 
     /// Connects (bounded by libpulse's own timeout) and returns once the context is ready.
     /// - Parameters:
     ///   - server: a server string such as `unix:/run/…/native`; nil for the default
     ///     (`PULSE_SERVER`, then the user's server).
     ///   - name: the client's `application.name`.
-    public init(server: String?, name: String) throws(ConnectionError) {
+    ///   - lost: told once, on the main loop's thread, when a ready connection ends (the server
+    ///     stopped, crashed or restarted: MS3), with libpulse's reason.
+    public init(server: String?, name: String, lost: (@Sendable (String) -> Void)? = nil) throws(ConnectionError) {
         guard let mainloop = pa_threaded_mainloop_new() else { throw ConnectionError(description: "cannot create a main loop") }
         guard let context = pa_context_new(pa_threaded_mainloop_get_api(mainloop), name) else {
             pa_threaded_mainloop_free(mainloop)
@@ -25,11 +52,12 @@ public final class PulseContext: @unchecked Sendable {
         }
         self.mainloop = mainloop
         self.context = context
+        watch = StateWatch(mainloop: mainloop, lost: lost)
         pa_context_set_state_callback(
             context,
-            { _, userdata in
-                pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
-            }, UnsafeMutableRawPointer(mainloop))
+            { context, userdata in
+                Unmanaged<StateWatch>.fromOpaque(userdata!).takeUnretainedValue().changed(context!)
+            }, Unmanaged.passUnretained(watch).toOpaque())
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         let target = server ?? "the default server"
@@ -49,6 +77,7 @@ public final class PulseContext: @unchecked Sendable {
 
     deinit {
         pa_threaded_mainloop_lock(mainloop)
+        pa_context_set_state_callback(context, nil, nil)  // our own disconnect is no loss
         pa_context_disconnect(context)
         pa_context_unref(context)
         pa_threaded_mainloop_unlock(mainloop)

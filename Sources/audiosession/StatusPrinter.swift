@@ -13,6 +13,10 @@ enum StatusPrinter {
         let systemSessions = device.systemSessions.map(\.description).joined(separator: " ")
         var lines: [String] = []
         lines.append("device \(device.profile)  volume \(device.outputVolume)  duck-level \(device.duckLevel)\(flags)")
+        if let since = snapshot.mediaServicesLostSince {
+            // MS3: the sound server went away; app calls fail with msrv until it is back.
+            lines.append("MEDIA SERVICES LOST since \(time(since)) UTC (the sound server is gone; app calls fail with msrv)")
+        }
         lines.append("inputs  " + list(device.inputs))
         lines.append("outputs " + list(device.outputs))
         lines.append("routing owner \(owner(device))  route \(device.route)")
@@ -65,6 +69,7 @@ enum StatusPrinter {
             "systemSessions": device.systemSessions.map(\.description),
             "invariantViolations": snapshot.violations,
             "omittedApps": snapshot.omittedApps,
+            "mediaServicesLostSince": snapshot.mediaServicesLostSince.map { Int($0 / 1_000_000) } ?? NSNull(),
             "otherAudio": device.otherAudio.map { stream -> [String: Any] in
                 [
                     "id": stream.audio.id, "name": stream.audio.name, "role": stream.audio.role ?? NSNull(),

@@ -152,7 +152,7 @@ struct Daemon: AsyncParsableCommand {
             // The one door: the simulated device, or the sound server's backend.
             let pulse =
                 settings.backend == .pulse
-                ? try PulseBackend(arbiter: arbiter, server: settings.pulseServer, logger: logger) : nil
+                ? PulseBackend(arbiter: arbiter, server: settings.pulseServer, logger: logger) : nil
             if pulse == nil { arbiter.attach(SimulatedDevice()) }
             defer { pulse?.close() }
             let service = DaemonService(
@@ -169,8 +169,6 @@ struct Daemon: AsyncParsableCommand {
             fail(error.message)
         } catch let error as SocketPathError {
             fail(error.message)
-        } catch let error as PulseServer.ConnectionError {
-            fail("--backend pulse: \(error.description)")
         }
     }
 

@@ -75,7 +75,7 @@ func heardDrop(_ side: String) -> Double {
 // Ours.
 let quiet = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
 let arbiter = try Arbiter(configuration: .init(profile: .desktop, duckLevel: duckLevel), logger: quiet)
-let backend = try PulseBackend(arbiter: arbiter, server: address, logger: quiet)
+let backend = PulseBackend(arbiter: arbiter, server: address, logger: quiet)
 let navigation = AudioSession(appID: "navigation", transport: .inProcess(arbiter))
 try navigation.setCategory(.playback, options: .duckOthers)
 var ours = Rounds(name: "ours (activation → duck acknowledged)")

@@ -166,11 +166,12 @@ struct TagTableTests {
     func tagsAreTheDocumentedNumbers() throws {
         #expect(CallTag.setInputGain.rawValue == 13 && CallTag.allCases.count == 14)
         #expect(SystemEventTag.inputGain.rawValue == 10 && SystemEventTag.otherAudioStopped.rawValue == 12)
+        #expect(SystemEventTag.mediaServicesLost.rawValue == 13)
         #expect(RequestTag.reset.rawValue == 7 && ReplyTag.device.rawValue == 3 && EventTag.permissionPrompt.rawValue == 4)
         #expect(NotificationTag.recordPermission.rawValue == 7 && ServerMessageTag.closing.rawValue == 3)
         // A request for a system event: message tag 1, id, request tag 3, event tag 8 (wake).
         #expect(ClientMessage.request(id: 1, .system(.wake)).encoded() == [1, 0, 0, 0, 1, 3, 8])
-        #expect(throws: WireError(.unknownTag, "system event: no case 13")) {
+        #expect(throws: WireError(.unknownTag, "system event: no case 14")) {
             try ClientMessage(decoding: [1, 0, 0, 0, 1, 3, UInt8(SystemEventTag.allCases.count)])
         }
         #expect(throws: WireError(.unknownTag, "app call: no case 14")) {

@@ -26,15 +26,21 @@ final class PulseFixture: Sendable {
         var description: String
     }
 
-    init(_ kind: ServerKind = .pulseaudio) throws {
+    /// Starts a server; `in` an existing directory, one that was there before (MS3: the same
+    /// socket path, as a restarted server has).
+    init(_ kind: ServerKind = .pulseaudio, in existing: String? = nil) throws {
         var template = Array("/tmp/audiosession-pulse-XXXXXX".utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = existing ?? String(cString: mkdtemp(&template)!)
         self.kind = kind
         let arguments: [String]
         switch kind {
         case .pulseaudio:
+            // The speaker and microphone before the socket, as a desktop's server has its devices
+            // before it accepts clients (a client that connects at once, MS3, finds them).
             arguments = [
                 "/usr/bin/pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr", "--log-level=error",
+                "-L", "module-null-sink sink_name=speaker sink_properties=device.form_factor=internal",
+                "-L", "module-remap-source master=speaker.monitor source_name=mic source_properties=device.form_factor=internal",
                 "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(directory)/native",
                 "-L", "module-stream-restore",  // saves volumes per media role, as a desktop's PulseAudio does
             ]
@@ -69,11 +75,13 @@ final class PulseFixture: Sendable {
             }
             usleep(20_000)
         }
-        try pactl(["load-module", "module-null-sink", "sink_name=speaker", "sink_properties=device.form_factor=internal"])
-        try pactl([
-            "load-module", "module-remap-source", "master=speaker.monitor", "source_name=mic",
-            "source_properties=device.form_factor=internal",
-        ])
+        if kind == .pipewire {
+            try pactl(["load-module", "module-null-sink", "sink_name=speaker", "sink_properties=device.form_factor=internal"])
+            try pactl([
+                "load-module", "module-remap-source", "master=speaker.monitor", "source_name=mic",
+                "source_properties=device.form_factor=internal",
+            ])
+        }
         // PipeWire creates the nodes a moment after the module loads.
         while !(try pactl(["list", "sources", "short"])).contains("\tmic\t") {
             guard Date() < deadline else { throw StartError(description: "\(kind): the source mic did not appear") }
@@ -234,10 +242,16 @@ final class PulseFixture: Sendable {
     }
 
     func stop() {
+        crash()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Kills the server as a crash would (SIGKILL; PipeWire's daemons and bus together) and
+    /// leaves its directory for `init(_:in:)` to start it again.
+    func crash() {
         kill(-pid, SIGKILL)  // the whole group: dbus-run-session's bus and PipeWire's daemons too
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        try? FileManager.default.removeItem(atPath: directory)
     }
 }
 

@@ -2,6 +2,7 @@ import AudioSession
 import AudioSessionEngine
 import AudioSessionRuntime
 import Foundation
+import InMemoryLogging
 import Logging
 import Synchronization
 import Testing
@@ -273,7 +274,7 @@ struct RealServerTests {
         let pulse = try PulseFixture(kind)
         do {
             let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: quiet)
-            return (pulse, arbiter, try PulseBackend(arbiter: arbiter, server: pulse.server, logger: quiet))
+            return (pulse, arbiter, PulseBackend(arbiter: arbiter, server: pulse.server, logger: quiet))
         } catch {
             pulse.stop()
             throw error
@@ -290,14 +291,15 @@ struct RealServerTests {
         return condition()
     }
 
-    @Test("No server: the backend refuses to start and names the server")
+    @Test("MS3: no server: the backend starts anyway, media services are lost, and the warning names the server")
     func noServer() {
         let arbiter = try! Arbiter(configuration: .init(), logger: Self.quiet)
-        do {
-            _ = try PulseBackend(arbiter: arbiter, server: "unix:/nonexistent/native", logger: Logger(label: "test"))
-            Issue.record("connected to a server that does not exist")
-        } catch {
-            #expect(error.description.contains("unix:/nonexistent/native"))
-        }
+        let log = InMemoryLogHandler()
+        let backend = PulseBackend(
+            arbiter: arbiter, server: "unix:/nonexistent/native", logger: Logger(label: "test") { _ in log })
+        defer { backend.close() }
+        #expect(backend.lostSince != nil && arbiter.engine.mediaServicesLost)
+        let warning = log.entries.first { $0.message.description.contains("cannot reach the sound server") }
+        #expect(warning?.metadata["server"]?.description == "unix:/nonexistent/native", "\(log.entries)")
     }
 }

@@ -71,6 +71,8 @@ enum Page {
           const device = document.getElementById("device");
           device.replaceChildren();
           row(device, ["profile", state.profile]);
+          if (state.mediaServicesLostSince !== null)
+            row(device, ["media services", span("LOST since " + new Date(state.mediaServicesLostSince).toISOString().slice(11, 23) + " UTC (the sound server is gone)", "muted")]);
           row(device, ["routing owner", state.routingOwner ?? (state.route ? "(an app of another user)" : "-")]);
           row(device, ["route", state.route]);
           row(device, ["outputs", state.outputs.map(p => p.name).join(", ")]);

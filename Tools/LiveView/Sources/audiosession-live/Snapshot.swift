@@ -33,6 +33,8 @@ enum Snapshot {
                 ]
             },
             "omittedApps": snapshot.omittedApps,
+            // MS3: milliseconds since 1970, or null while media services stand.
+            "mediaServicesLostSince": snapshot.mediaServicesLostSince.map { Int($0 / 1_000_000) } ?? NSNull(),
             "violations": snapshot.violations,
         ]
         return try JSONSerialization.data(withJSONObject: state, options: [.sortedKeys])
