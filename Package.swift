@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "AudioSessionServices", type: .dynamic, targets: ["AudioSessionServices"]),
         .executable(name: "audiosession", targets: ["audiosession"]),
         .executable(name: "audiosessiond", targets: ["audiosessiond"]),
+        .executable(name: "audiosession-players", targets: ["audiosession-players"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -145,6 +146,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // §16: the players bridge's decisions, pure (no bus, no socket).
+        .target(name: "AudioSessionPlayers", dependencies: ["AudioSessionModel"], swiftSettings: strict),
+        // sd-bus (libsystemd): the session bus, for the players bridge only.
+        .systemLibrary(name: "CSystemd"),
+        // §16: `audiosession-players`, MPRIS players on the session bus as apps (one per user session).
+        .executableTarget(
+            name: "audiosession-players",
+            dependencies: [
+                "AudioSessionPlayers", "AudioSession", "AudioSessionWire", "CSystemd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // README "Two apps": a music player and a call-like app, against a daemon.
         .executableTarget(
             name: "music-player", dependencies: ["AudioSession"], path: "Examples/MusicPlayer", swiftSettings: strict),
@@ -200,6 +215,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AudioSessionPlayersTests", dependencies: ["AudioSessionPlayers", "AudioSessionModel"],
             swiftSettings: strict),
         .testTarget(
             name: "AudioSessionMediaTests",

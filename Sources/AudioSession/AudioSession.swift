@@ -18,6 +18,8 @@ public final class AudioSession: Sendable {
     public let capabilities: AppCapabilities
     /// Where the arbiter is.
     public let transport: AudioSessionTransport
+    /// §16: the other program's player this session speaks for (the players bridge), if any.
+    public let player: PlayerClaim?
 
     struct State {
         enum Phase { case idle, connected, lost, closed }
@@ -63,6 +65,19 @@ public final class AudioSession: Sendable {
         self.appID = appID
         self.capabilities = capabilities
         self.transport = transport
+        self.player = nil
+    }
+
+    /// §16: a session for another program's player (MPRIS), held by the players bridge: the
+    /// daemon counts the sound-server streams of `player.processID` and its descendants as this
+    /// app's own (PL1) and shows its identity in status (PL7). One process may hold many.
+    public init(
+        appID: AppID, capabilities: AppCapabilities = [], transport: AudioSessionTransport = .embedded, player: PlayerClaim
+    ) {
+        self.appID = appID
+        self.capabilities = capabilities
+        self.transport = transport
+        self.player = player
     }
 
     deinit { state.withLock { $0.connection }?.close() }
@@ -150,7 +165,7 @@ public final class AudioSession: Sendable {
         }
     }
 
-    var hello: Hello { Hello(role: .app(appID, capabilities)) }
+    var hello: Hello { Hello(role: .app(appID, capabilities), player: player) }
 
     func handlers(_ generation: UInt64) -> ConnectionHandlers {
         ConnectionHandlers(

@@ -110,7 +110,10 @@ extension Arbiter {
         for (app, id) in state.connectionByApp {
             guard let connection = state.connections[id], let status = state.engine.status(of: app) else { continue }
             guard reader.sees(connection.peer.uid) else { continue }
-            apps.append(AppSnapshot(app: app, pid: connection.peer.pid, uid: connection.peer.uid, status: status))
+            apps.append(
+                AppSnapshot(
+                    app: app, pid: connection.peer.pid, uid: connection.peer.uid, status: status,
+                    player: state.players[app]?.identity))
         }
         apps.sort { $0.app < $1.app }
         var device = state.engine.deviceStatus

@@ -4,6 +4,10 @@ import AudioSessionWire
 import Logging
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The one serial owner of the engine: maps connections to apps, checks who may do what,
 /// turns the engine's effects into messages, persists settings, and cleans up when a client
 /// disappears. Transport-agnostic: the socket server and the in-process transport both use it.
@@ -106,6 +110,8 @@ public final class Arbiter: Sendable {
         var backend: (any AudioBackend)?
         /// T1 and P2 as configured now (`reload`).
         var rules: Rules
+        /// §16: the player each player app speaks for, by app (PL1).
+        var players: [AppID: PlayerClaim] = [:]
         /// MS3: when media services were lost (the sound server went away), by `now`; nil
         /// while they stand.
         var mediaServicesLostSince: UInt64?
@@ -164,6 +170,7 @@ public final class Arbiter: Sendable {
                 return .failure(refusal)
             }
             if case .app(let app, let capabilities) = hello.role {
+                if let player = hello.player, let refusal = Self.refusal(of: player, from: peer) { return .failure(refusal) }
                 if let refusal = claim(app, by: peer, &state) { return .failure(refusal) }
                 let start = trust.mode == .system ? trust.appStartState : .foreground
                 do throws(SessionError) { try state.engine.register(app, capabilities: capabilities, state: start) } catch {
@@ -173,7 +180,13 @@ public final class Arbiter: Sendable {
             let id = state.nextConnection
             state.nextConnection += 1
             state.connections[id] = Connection(role: hello.role, peer: peer, sink: sink, trust: trust)
-            if case .app(let app, _) = hello.role { state.connectionByApp[app] = id }
+            if case .app(let app, _) = hello.role {
+                state.connectionByApp[app] = id
+                if let player = hello.player {
+                    state.players[app] = player
+                    state.backend?.playersChanged()
+                }
+            }
             logger.debug("connected", metadata: ["connection": "#\(id)", "role": "\(hello.role)", "peer": "\(peer)"])
             return .success(ConnectionID(rawValue: id))
         }
@@ -221,6 +234,7 @@ public final class Arbiter: Sendable {
             state.subscribers.removeAll { $0 == connection.rawValue }
             guard let app = gone.app else { return }
             state.connectionByApp[app] = nil
+            if state.players.removeValue(forKey: app) != nil { state.backend?.playersChanged() }
             let outcome = state.engine.apply(.departure(app))
             logger.debug("app departed", metadata: ["app": "\(app)", "peer": "\(gone.peer)"])
             deliver(outcome.effects, &state)
@@ -236,6 +250,28 @@ public final class Arbiter: Sendable {
             }
             return handle(request, client, connection.rawValue, &state)
         }
+    }
+
+    /// §16: the player app whose player runs as this process, if any (the backend asks for a
+    /// stream's process and its ancestors).
+    public func app(forProcess pid: Int32) -> AppID? {
+        state.withLock { state in state.players.first { $0.value.processID == pid }?.key }
+    }
+
+    /// PL1: a connection may speak only for a player process of its own uid (root for any).
+    static func refusal(of player: PlayerClaim, from peer: PeerCredentials) -> SessionError? {
+        var info = stat()
+        guard player.processID > 0, stat("/proc/\(player.processID)", &info) == 0 else {
+            return SessionError(.badParam, "PL1: no process \(player.processID) for the player \(player.identity)")
+        }
+        guard peer.uid == 0 || info.st_uid == peer.uid else {
+            return SessionError(
+                .badParam, "PL1: process \(player.processID) is not yours; a player is governed by its own user's bridge")
+        }
+        guard OtherAudio.isValidLabel(player.identity) else {
+            return SessionError(.badParam, "PL7: the player's identity must be printable text of at most 255 bytes")
+        }
+        return nil
     }
 
     /// App ids are 1…255 characters of `AppID.allowedCharacters`.

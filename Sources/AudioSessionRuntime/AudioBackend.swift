@@ -17,10 +17,15 @@ public protocol AudioBackend: Sendable {
     /// Whether the device is simulated (its state may be thrown away by a `reset` for a
     /// scenario run); a real device's is not. Backends are real unless they say otherwise.
     var isSimulated: Bool { get }
+
+    /// §16: a player's app connected or departed, so streams of its process change hands
+    /// (`Arbiter.app(forProcess:)`). Called under the arbiter's lock: enqueue only.
+    func playersChanged()
 }
 
 extension AudioBackend {
     public var isSimulated: Bool { false }
+    public func playersChanged() {}
 }
 
 /// What a step asks of the device.

@@ -18,6 +18,10 @@ extension ClientMessage {
             case .controller: w.write(tag: RoleTag.controller)
             case .monitor: w.write(tag: RoleTag.monitor)
             }
+            w.write(hello.player) { w, player in
+                w.write(player.processID)
+                w.write(player.identity)
+            }
         case .request(let id, let request):
             w.write(tag: ClientMessageTag.request)
             w.write(id)
@@ -40,7 +44,10 @@ extension ClientMessage {
             case .controller: role = .controller
             case .monitor: role = .monitor
             }
-            self = .hello(Hello(version: version, role: role))
+            let player = try r.readOptional("player") { r throws(WireError) in
+                PlayerClaim(processID: try r.readInt32("player pid"), identity: try r.readString("player identity"))
+            }
+            self = .hello(Hello(version: version, role: role, player: player))
         case .request:
             let id = try r.readUInt32("request id")
             self = .request(id: id, try r.readRequest())

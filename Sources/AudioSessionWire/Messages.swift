@@ -21,10 +21,26 @@ public enum ClientRole: Hashable, Sendable {
 public struct Hello: Hashable, Sendable {
     public var version: UInt16
     public var role: ClientRole
+    /// §16: an app connection that speaks for another program's player (the players bridge).
+    public var player: PlayerClaim?
 
-    public init(version: UInt16 = ProtocolVersion.current, role: ClientRole) {
+    public init(version: UInt16 = ProtocolVersion.current, role: ClientRole, player: PlayerClaim? = nil) {
         self.version = version
         self.role = role
+        self.player = player
+    }
+}
+
+/// PL1, PL7: the player an app connection speaks for: its process, whose sound-server streams
+/// (and those of its descendants) are the app's own, and its MPRIS identity for status. The
+/// daemon checks that the process belongs to the connection's uid.
+public struct PlayerClaim: Hashable, Sendable {
+    public var processID: Int32
+    public var identity: String
+
+    public init(processID: Int32, identity: String) {
+        self.processID = processID
+        self.identity = identity
     }
 }
 
@@ -153,8 +169,11 @@ public struct AppSnapshot: Hashable, Sendable {
     /// D4.
     public var outputGain: Double
     public var route: Route
+    /// PL7: the MPRIS identity of the player the app is (nil for a client of its own).
+    public var player: String?
 
-    public init(app: AppID, pid: Int32, uid: UInt32, status: SessionStatus) {
+    public init(app: AppID, pid: Int32, uid: UInt32, status: SessionStatus, player: String? = nil) {
+        self.player = player
         self.app = app
         self.pid = pid
         self.uid = uid
@@ -172,8 +191,9 @@ public struct AppSnapshot: Hashable, Sendable {
     public init(
         app: AppID, pid: Int32, uid: UInt32, category: Category, mode: Mode, options: CategoryOptions,
         isActive: Bool, isInterrupted: Bool, isOutputRunning: Bool, isInputRunning: Bool, outputGain: Double,
-        route: Route
+        route: Route, player: String? = nil
     ) {
+        self.player = player
         self.app = app
         self.pid = pid
         self.uid = uid

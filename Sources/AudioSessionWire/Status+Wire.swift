@@ -16,6 +16,7 @@ extension WireWriter {
         write(a.isInputRunning)
         write(a.outputGain)
         write(a.route)
+        write(a.player) { $0.write($1) }
     }
 }
 
@@ -33,7 +34,8 @@ extension WireReader {
             isOutputRunning: try readBool("output running"),
             isInputRunning: try readBool("input running"),
             outputGain: try readDouble("output gain"),
-            route: try readRoute()
+            route: try readRoute(),
+            player: try readOptional("player") { r throws(WireError) in try r.readString("player identity") }
         )
     }
 }

@@ -1,5 +1,5 @@
 /* libpulse (Debian: libpulse-dev), found by pkg-config `libpulse`. */
 #if !__has_include(<pulse/pulseaudio.h>)
-#error "C libraries missing: apt-get install libpulse-dev libsndfile1-dev libyaml-dev (README, The two commands)"
+#error "C libraries missing: apt-get install libpulse-dev libsndfile1-dev libyaml-dev libsystemd-dev (README, The two commands)"
 #endif
 #include <pulse/pulseaudio.h>

@@ -142,11 +142,7 @@ public final class PulseBackend: AudioBackend {
             else { return }
             unplug(name, because: "removed")
         case .streamPresent(let stream):
-            if let app = stream.app {
-                ownStreamPresent(stream, app: app)
-            } else if !stream.isRecord {
-                streamPresent(stream)  // other audio; foreign recordings take no part
-            }
+            streamReported(stream)  // own, a player's, or other audio (PulseBackend+Players.swift)
         case .streamRemoved(let index, let isRecord):
             if !ownStreamRemoved(index, isRecord: isRecord), !isRecord { streamRemoved(index) }
         case .defaultSink(let name):
@@ -175,11 +171,13 @@ public final class PulseBackend: AudioBackend {
     }
 
     private func plug(_ kind: AccessoryKind, _ device: PulseDevice) {
+        // Known as plugged before the apps hear of it (a route change may reach them first).
+        state.withLock { $0.plugged[device.name] = kind }
         if let error = arbiter.report(.plug(kind, uid: device.name)) {
+            state.withLock { $0.plugged[device.name] = nil }
             logger.warning("cannot plug a server device", metadata: ["device": "\(device.name)", "error": "\(error)"])
             return
         }
-        state.withLock { $0.plugged[device.name] = kind }
         logger.info("plugged", metadata: ["device": "\(device.name)", "as": "\(kind)"])
     }
 

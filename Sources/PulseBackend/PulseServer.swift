@@ -68,6 +68,16 @@ public final class PulseServer: @unchecked Sendable {
         pa_threaded_mainloop_unlock(mainloop)
     }
 
+    /// Reports every playback and record stream again (`streamPresent`), as at the start: the
+    /// backend judges each one anew when players come or go (§16).
+    public func listStreamsAgain() {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamInfo, me))
+        pa_operation_unref(pa_context_get_source_output_info_list(context, Self.recordStreamInfo, me))
+    }
+
     /// Mutes or unmutes a stream (the main loop's lock is taken; not from a libpulse callback).
     public func setMute(stream index: UInt32, _ muted: Bool) {
         pa_threaded_mainloop_lock(mainloop)

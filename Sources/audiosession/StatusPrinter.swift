@@ -27,9 +27,11 @@ enum StatusPrinter {
             if app.isInterrupted { flags.append("interrupted") }
             if app.isOutputRunning { flags.append("output") }
             if app.isInputRunning { flags.append("input") }
+            // PL7: a player of another program, with its MPRIS identity.
+            let player = app.player.map { "  player \"\($0)\"" } ?? ""
             lines.append(
                 "  \(app.app)  pid \(app.pid)  \(app.category)/\(app.mode) [\(app.options)]  \(flags.joined(separator: ","))"
-                    + "  gain \(app.outputGain)  route \(app.route)")
+                    + "  gain \(app.outputGain)  route \(app.route)\(player)")
         }
         if snapshot.omittedApps > 0 { lines.append("  … and \(snapshot.omittedApps) more (left out to fit one reply)") }
         lines.append("other audio \(device.otherAudio.count)")
@@ -81,7 +83,7 @@ enum StatusPrinter {
                     "app": app.app.rawValue, "pid": Int(app.pid), "uid": Int(app.uid), "category": app.category.name,
                     "mode": app.mode.name, "options": app.options.rawValue, "active": app.isActive,
                     "interrupted": app.isInterrupted, "outputRunning": app.isOutputRunning,
-                    "inputRunning": app.isInputRunning, "outputGain": app.outputGain,
+                    "inputRunning": app.isInputRunning, "outputGain": app.outputGain, "player": app.player ?? NSNull(),
                     "route": ["inputs": app.route.inputs.map(port), "outputs": app.route.outputs.map(port)],
                 ]
             },

@@ -89,7 +89,7 @@ enum Page {
           row(apps, ["app", "pid", "category", "mode", "options", "state", "gain", "route"], true);
           for (const a of state.apps) {
             const st = a.interrupted ? span("interrupted", "interrupted") : (a.active ? span("active", "active") : "inactive");
-            row(apps, [a.app, a.pid, a.category, a.mode, a.options, st, gain(a.gain), a.route]);
+            row(apps, [a.player ? a.app + " (player: " + a.player + ")" : a.app, a.pid, a.category, a.mode, a.options, st, gain(a.gain), a.route]);
           }
         }
         let shown = 0;

@@ -1,0 +1,268 @@
+import AudioSessionModel
+
+/// SPEC §16: the decisions of the players bridge, as a pure state machine. What happens to an
+/// MPRIS player (its status as it reports it, a seek, a new track, its leaving) and to its
+/// session (the notifications the daemon sends, the answer to an activation, an MPRIS call that
+/// failed) goes in as an `Input`; what the bridge must do — a session call, an MPRIS method — comes
+/// out as `Command`s, in order. The bus adapter only carries them out, so every rule is tested
+/// here without a bus.
+public struct PlayerMachine: Sendable {
+    /// A player as the bus knows it: its unique connection (`:1.42`), one per player even when it
+    /// owns two names (PL1).
+    public typealias PlayerID = String
+
+    /// MPRIS `PlaybackStatus`.
+    public enum Status: String, Sendable, Equatable {
+        case playing = "Playing", paused = "Paused", stopped = "Stopped"
+    }
+
+    /// What the bus tells of a player when it appears.
+    public struct Description: Sendable, Equatable {
+        /// The bus name it was found under (`org.mpris.MediaPlayer2.vlc.instance42`).
+        public var busName: String
+        public var identity: String
+        public var processID: Int32
+        public var uid: UInt32
+        public var status: Status
+        public var canPause: Bool
+        public var canControl: Bool
+
+        public init(
+            busName: String, identity: String, processID: Int32, uid: UInt32, status: Status, canPause: Bool = true,
+            canControl: Bool = true
+        ) {
+            self.busName = busName
+            self.identity = identity
+            self.processID = processID
+            self.uid = uid
+            self.status = status
+            self.canPause = canPause
+            self.canControl = canControl
+        }
+    }
+
+    public enum Input: Sendable, Equatable {
+        /// A player appeared on the bus (or was there when the bridge started).
+        case appeared(PlayerID, Description)
+        /// Its `PlaybackStatus` changed (as it reports it).
+        case status(PlayerID, Status)
+        /// It seeked, or its track (`Metadata`'s `mpris:trackid`) changed.
+        case seekedOrNewTrack(PlayerID)
+        /// It left the bus, or its process ended.
+        case vanished(PlayerID)
+        /// Its session's notification.
+        case notification(PlayerID, SessionNotification)
+        /// The session's activation (and output start) was refused (A3, A4: a call, an alarm).
+        case activationRefused(PlayerID)
+        /// PL6: an MPRIS call or property did not answer within 1 s, failed, or was malformed.
+        case fault(PlayerID, String)
+        /// The session bus went away: every player departs (PL6).
+        case busLost
+    }
+
+    public enum Command: Sendable, Equatable {
+        /// Connect the player's app (id, MPRIS identity, process) with its intent (PL1).
+        case register(PlayerID, app: AppID, identity: String, processID: Int32)
+        /// PL2: activate the session and report output running; refused → `activationRefused`.
+        case activate(PlayerID)
+        /// PL2: output stopped, the session deactivated (without notifyOthers).
+        case deactivate(PlayerID)
+        /// The app departs (a player gone, a faulty one given up to other audio, PL6).
+        case depart(PlayerID)
+        /// An MPRIS method on the player.
+        case mpris(PlayerID, Method)
+        /// A line for the log (once per player and kind).
+        case log(PlayerID, String)
+    }
+
+    public enum Method: String, Sendable, Equatable {
+        case pause = "Pause", play = "Play", stop = "Stop"
+    }
+
+    /// At most this many players per uid are governed; more stay other audio (PL6).
+    public static let playersPerUID = 64
+
+    struct Player: Sendable {
+        var app: AppID
+        var uid: UInt32
+        var status: Status
+        var canPause: Bool
+        var canControl: Bool
+        /// The session is active with output (as far as the bridge asked).
+        var active = false
+        /// PL3, PL4: paused by an interruption while Playing, and nobody has touched it since.
+        var pausedByInterruption = false
+        /// We asked it to pause or stop: the next Paused/Stopped is our own echo.
+        var awaitsOwnPause = false
+        /// We asked it to play: the next Playing is our own echo.
+        var awaitsOwnPlay = false
+    }
+
+    private(set) var players: [PlayerID: Player] = [:]
+    /// Players given up to other audio (PL6) or over the limit: ignored until they leave.
+    private(set) var ignored: Set<PlayerID> = []
+
+    public init() {}
+
+    /// The app id of a bus name (PL1): `mpris.` + the name's part after `org.mpris.MediaPlayer2.`,
+    /// reduced to T3's characters (others become `_`), at most 255 bytes.
+    public static func appID(forBusName name: String) -> AppID {
+        let prefix = "org.mpris.MediaPlayer2."
+        let part = name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+        let safe = String(
+            part.unicodeScalars.map { scalar -> Character in
+                switch scalar {
+                case "A"..."Z", "a"..."z", "0"..."9", ".", "_", "-": Character(scalar)
+                default: "_"
+                }
+            })
+        return AppID(String(("mpris." + (safe.isEmpty ? "_" : safe)).prefix(255)))
+    }
+
+    /// One input; the commands it leads to, in order.
+    public mutating func handle(_ input: Input) -> [Command] {
+        switch input {
+        case .appeared(let id, let description): return appeared(id, description)
+        case .busLost:
+            let gone = players.keys.sorted()
+            players.removeAll()
+            ignored.removeAll()
+            return gone.map { .depart($0) }
+        case .vanished(let id):
+            ignored.remove(id)
+            guard players.removeValue(forKey: id) != nil else { return [] }
+            return [.depart(id)]  // PL2: cleanup as a disconnected client
+        case .fault(let id, let why):
+            // PL6: governed as other audio from now on (until it leaves); logged once.
+            guard players.removeValue(forKey: id) != nil else { return [] }
+            ignored.insert(id)
+            return [.log(id, "\(why); governed as other audio from now on"), .depart(id)]
+        default:
+            break
+        }
+        guard let id = input.player, var player = players[id] else { return [] }
+        defer { players[id] = player }
+        switch input {
+        case .status(_, let status): return statusChanged(id, &player, to: status)
+        case .seekedOrNewTrack:
+            // PL5: seeking or a new track while paused by an interruption ends the claim to resume.
+            player.pausedByInterruption = false
+            return []
+        case .notification(_, let notification): return notified(id, &player, notification)
+        case .activationRefused:
+            // PL2: refused (A3 during a call, alarm or Siri; A4): paused at once, nothing resumes it.
+            player.active = false
+            player.pausedByInterruption = false
+            return pause(id, &player) + [.log(id, "playing refused by the session; paused")]
+        case .appeared, .vanished, .busLost, .fault: return []
+        }
+    }
+
+    private mutating func appeared(_ id: PlayerID, _ description: Description) -> [Command] {
+        guard players[id] == nil, !ignored.contains(id) else { return [] }
+        let sameUser = players.values.filter { $0.uid == description.uid }.count
+        guard sameUser < Self.playersPerUID else {
+            ignored.insert(id)
+            return [.log(id, "more than \(Self.playersPerUID) players of uid \(description.uid); this one stays other audio")]
+        }
+        var player = Player(
+            app: Self.appID(forBusName: description.busName), uid: description.uid, status: description.status,
+            canPause: description.canPause, canControl: description.canControl)
+        var commands: [Command] = [
+            .register(id, app: player.app, identity: description.identity, processID: description.processID)
+        ]
+        if description.status == .playing {
+            player.active = true
+            commands.append(.activate(id))
+        }
+        players[id] = player
+        return commands
+    }
+
+    private func statusChanged(_ id: PlayerID, _ player: inout Player, to status: Status) -> [Command] {
+        guard status != player.status else { return [] }
+        player.status = status
+        switch status {
+        case .playing:
+            if player.awaitsOwnPlay {
+                player.awaitsOwnPlay = false
+            } else {
+                // PL5: the user played it: an activation (I5: no later `ended` for it).
+                player.pausedByInterruption = false
+            }
+            player.awaitsOwnPause = false
+            guard !player.active else { return [] }
+            player.active = true
+            return [.activate(id)]
+        case .paused, .stopped:
+            player.awaitsOwnPlay = false
+            if player.awaitsOwnPause {
+                player.awaitsOwnPause = false  // our own Pause (PL3): the session is interrupted already
+                if !player.active { return [] }
+            } else {
+                // Paused or stopped by the user or by the player itself: PL4's claim ends.
+                player.pausedByInterruption = false
+            }
+            guard player.active else { return [] }
+            player.active = false
+            return [.deactivate(id)]
+        }
+    }
+
+    private func notified(_ id: PlayerID, _ player: inout Player, _ notification: SessionNotification) -> [Command] {
+        switch notification {
+        case .interruptionBegan:
+            // PL3: the session was interrupted (its output stopped: the daemon mutes its streams
+            // until the end, whatever the player answers). Remembered only if it was Playing.
+            player.active = false
+            guard player.status == .playing else { return [] }
+            player.pausedByInterruption = true
+            return pause(id, &player)
+        case .interruptionEnded(let shouldResume):
+            // PL4: Play only if still paused by that interruption.
+            let resumes = shouldResume && player.pausedByInterruption && player.status != .playing
+            player.pausedByInterruption = false
+            guard resumes, player.canControl else { return [] }
+            player.awaitsOwnPlay = true
+            return [.mpris(id, .play)]
+        case .mediaServicesLost, .mediaServicesReset:
+            // MS1, MS2: the session is back to its defaults; a player still playing activates again.
+            player.active = false
+            player.pausedByInterruption = false
+            guard notification == .mediaServicesReset, player.status == .playing else { return [] }
+            player.active = true
+            return [.activate(id)]
+        default:
+            return []
+        }
+    }
+
+    /// `Pause`, or `Stop` when the player cannot pause but can be controlled (PL3).
+    private func pause(_ id: PlayerID, _ player: inout Player) -> [Command] {
+        guard player.status == .playing else { return [] }
+        if player.canPause {
+            player.awaitsOwnPause = true
+            return [.mpris(id, .pause)]
+        }
+        guard player.canControl else { return [.log(id, "cannot be paused or stopped (CanPause and CanControl false)")] }
+        player.awaitsOwnPause = true
+        return [.mpris(id, .stop)]
+    }
+
+    /// Whether a player is governed (for status and tests).
+    public func governs(_ id: PlayerID) -> Bool { players[id] != nil }
+
+    /// The app of a governed player.
+    public func app(of id: PlayerID) -> AppID? { players[id]?.app }
+}
+
+extension PlayerMachine.Input {
+    var player: PlayerMachine.PlayerID? {
+        switch self {
+        case .appeared(let id, _), .status(let id, _), .seekedOrNewTrack(let id), .vanished(let id),
+            .notification(let id, _), .activationRefused(let id), .fault(let id, _):
+            id
+        case .busLost: nil
+        }
+    }
+}

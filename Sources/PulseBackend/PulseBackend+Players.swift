@@ -1,0 +1,64 @@
+import AudioSessionModel
+import AudioSessionRuntime
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// §16 PL1: the streams of a player's process, or of its descendants (a browser's audio
+/// process), are its app's own streams — governed by its session (D1, D4, C11, D2–D5; muted
+/// while its output is not running, so from an interruption's step until its end, PL3) and moved
+/// to its route — never other audio. The bridge's app connection names the process
+/// (`PlayerClaim`); when players come or go, the server's streams are listed again and each one
+/// changes hands as it now must.
+extension PulseBackend {
+    /// The player app a stream belongs to: its `application.process.id`, or the nearest ancestor
+    /// of it, that a player app speaks for.
+    func playerApp(of stream: PulseStream) -> String? {
+        guard var pid = stream.properties["application.process.id"].flatMap({ Int32($0) }), pid > 1 else { return nil }
+        for _ in 0..<16 {
+            if let app = arbiter.app(forProcess: pid) { return app.rawValue }
+            guard let parent = Self.parent(of: pid), parent > 1 else { return nil }
+            pid = parent
+        }
+        return nil
+    }
+
+    /// A process's parent, from /proc (nil when it is gone).
+    static func parent(of pid: Int32) -> Int32? {
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = fread(&buffer, 1, buffer.count, file)
+        let line = String(decoding: buffer.prefix(count), as: UTF8.self)
+        // "PID (COMM) STATE PPID …": COMM may hold spaces and parentheses; the last ')' ends it.
+        guard let end = line.lastIndex(of: ")") else { return nil }
+        let fields = line[line.index(after: end)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+
+    /// A stream the server reported: the library's own (it carries its app id), a player's, or
+    /// other audio. A stream that changed hands since it was last seen leaves its old keeper.
+    func streamReported(_ stream: PulseStream) {
+        let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
+        if let app = stream.app ?? playerApp(of: stream) {
+            if !stream.isRecord, state.withLock({ $0.streams[stream.index] }) != nil {
+                streamRemoved(stream.index)  // was other audio: a player's own now
+            }
+            ownStreamPresent(stream, app: app)
+            return
+        }
+        if let own = state.withLock({ $0.ownStreams[key] }) {
+            // A player's stream whose app departed (PL6, the bridge gone): other audio again,
+            // unmuted first if the session had muted it.
+            _ = ownStreamRemoved(stream.index, isRecord: stream.isRecord)
+            if own.appliedMute == true { server.withLock { $0 }?.setMute(stream: stream.index, false) }
+        }
+        if !stream.isRecord { streamPresent(stream) }  // other audio; foreign recordings take no part
+    }
+
+    /// The one door: a player's app connected or departed; its streams change hands.
+    public func playersChanged() {
+        queue.async { [self] in server.withLock { $0 }?.listStreamsAgain() }
+    }
+}

@@ -1,0 +1,315 @@
+import AudioSession
+import AudioSessionModel
+import AudioSessionPlayers
+import AudioSessionWire
+import CSystemd
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SPEC §16: MPRIS players on the session bus as apps. The bus adapter only: what it sees goes
+/// into the `PlayerMachine`, whose commands it carries out — session calls through the client
+/// library (one app connection per player), MPRIS methods on the bus. Everything runs on one
+/// thread (`run()`), asleep in poll(2) until the bus or a session has something; a session's
+/// notifications are handed over through an inbox and an eventfd.
+final class Bridge: @unchecked Sendable {
+    static let prefix = "org.mpris.MediaPlayer2."
+    static let objectPath = "/org/mpris/MediaPlayer2"
+    static let playerInterface = "org.mpris.MediaPlayer2.Player"
+
+    private let transport: AudioSessionTransport
+    private let logger: Logger
+    private var machine = PlayerMachine()
+    private var bus: SessionBus?
+    /// The governed players' sessions, by unique connection name.
+    private var sessions: [PlayerMachine.PlayerID: AudioSession] = [:]
+    /// Each known player's bus names (a player may own two: `mpv` and `mpv.instance42`).
+    private var names: [PlayerMachine.PlayerID: Set<String>] = [:]
+    /// The last track id seen of each player (a new one is PL5's "changed its track").
+    private var tracks: [PlayerMachine.PlayerID: String] = [:]
+    private let inbox = Mutex<[PlayerMachine.Input]>([])
+    private let wake: Int32
+
+    init(transport: AudioSessionTransport, logger: Logger) {
+        self.transport = transport
+        self.logger = logger
+        wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+    }
+
+    /// Serves until the process ends: connects to the bus (again, after it went away), finds the
+    /// players there, and follows them.
+    func run() -> Never {
+        var delay: UInt32 = 100_000
+        while true {
+            do {
+                try connect()
+                delay = 100_000
+                loop()
+            } catch {
+                logger.warning("no session bus; trying again", metadata: ["error": "\(error)"])
+            }
+            // PL6: the bus went away: every player departs and its streams are other audio.
+            carryOut(machine.handle(.busLost))
+            names.removeAll()
+            tracks.removeAll()
+            bus = nil
+            usleep(delay)
+            delay = min(delay * 2, 2_000_000)
+        }
+    }
+
+    private func connect() throws(SessionBus.Failure) {
+        let bus = try SessionBus()
+        self.bus = bus
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        try bus.match(
+            sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "NameOwnerChanged", { message, userdata, _ in Bridge.of(userdata).nameOwnerChanged(message!) }, me)
+        try bus.match(
+            sender: nil, path: Self.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+            { message, userdata, _ in Bridge.of(userdata).propertiesChanged(message!) }, me)
+        try bus.match(
+            sender: nil, path: Self.objectPath, interface: Self.playerInterface, member: "Seeked",
+            { message, userdata, _ in Bridge.of(userdata).seeked(message!) }, me)
+        let reply = try bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
+        defer { sd_bus_message_unref(reply) }
+        var found: [String] = []
+        if sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "s") > 0 {
+            while let name = reply.readString() { found.append(name) }
+        }
+        logger.info("watching the session bus for MPRIS players", metadata: ["players": "\(found.filter(Self.isPlayer).count)"])
+        for name in found.sorted() where Self.isPlayer(name) { discover(name) }
+    }
+
+    private static func of(_ userdata: UnsafeMutableRawPointer?) -> Bridge {
+        Unmanaged<Bridge>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    static func isPlayer(_ name: String) -> Bool { name.hasPrefix(prefix) && name.count > prefix.count }
+
+    /// Asleep until the bus or a session has something; returns when the bus is gone.
+    private func loop() {
+        guard let bus else { return }
+        while true {
+            guard bus.process() else { return }
+            let inputs = inbox.withLock { inbox in
+                defer { inbox.removeAll() }
+                return inbox
+            }
+            for input in inputs { carryOut(machine.handle(input)) }
+            guard bus.process() else { return }
+            var fds = [
+                pollfd(fd: bus.descriptor, events: bus.events, revents: 0),
+                pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+            ]
+            _ = poll(&fds, 2, bus.timeoutMilliseconds)
+            if fds[1].revents != 0 {
+                var count: UInt64 = 0
+                _ = read(wake, &count, 8)
+            }
+        }
+    }
+
+    /// From a session's queue: an input for the loop.
+    private func post(_ input: PlayerMachine.Input) {
+        inbox.withLock { $0.append(input) }
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
+    }
+
+    // MARK: What the bus tells
+
+    private func nameOwnerChanged(_ message: OpaquePointer) -> Int32 {
+        guard let name = message.readString(), let old = message.readString(), let new = message.readString() else { return 0 }
+        if Self.isPlayer(name) {
+            if !new.isEmpty { discover(name) }
+            if !old.isEmpty {
+                names[old]?.remove(name)
+                if names[old]?.isEmpty == true { vanished(old) }
+            }
+        } else if name.hasPrefix(":"), new.isEmpty, names[name] != nil {
+            vanished(name)  // the player's connection closed (its process ended)
+        }
+        return 0
+    }
+
+    private func vanished(_ id: String) {
+        names[id] = nil
+        tracks[id] = nil
+        carryOut(machine.handle(.vanished(id)))
+    }
+
+    private func propertiesChanged(_ message: OpaquePointer) -> Int32 {
+        guard let sender = message.readSenderID(), names[sender] != nil, let interface = message.readString(),
+            interface == Self.playerInterface
+        else { return 0 }
+        var inputs: [PlayerMachine.Input] = []
+        let wellFormed = message.readDictionary { key, signature in
+            switch (key, signature) {
+            case ("PlaybackStatus", "s"):
+                if let text = message.readString(), let status = PlayerMachine.Status(rawValue: text) {
+                    inputs.append(.status(sender, status))
+                } else {
+                    inputs.append(.fault(sender, "a PlaybackStatus that is not Playing, Paused or Stopped"))
+                }
+            case ("PlaybackStatus", _):
+                inputs.append(.fault(sender, "a PlaybackStatus of type \(signature)"))
+            case ("Metadata", "a{sv}"):
+                if let track = Self.trackID(message), tracks.updateValue(track, forKey: sender) != track {
+                    inputs.append(.seekedOrNewTrack(sender))
+                }
+            default:
+                break
+            }
+        }
+        if !wellFormed { inputs.append(.fault(sender, "malformed PropertiesChanged")) }
+        for input in inputs { carryOut(machine.handle(input)) }
+        return 0
+    }
+
+    private func seeked(_ message: OpaquePointer) -> Int32 {
+        guard let sender = message.readSenderID(), names[sender] != nil else { return 0 }
+        carryOut(machine.handle(.seekedOrNewTrack(sender)))
+        return 0
+    }
+
+    /// `mpris:trackid` of a Metadata dictionary (positioned on it).
+    private static func trackID(_ message: OpaquePointer) -> String? {
+        var track: String?
+        _ = message.readDictionary { key, signature in
+            if key == "mpris:trackid", signature == "o" || signature == "s" { track = message.readString(Character(signature)) }
+        }
+        return track
+    }
+
+    /// A player's name appeared: who it is, its process and user, its status (PL1). Each answer
+    /// is waited for 1 s at most (PL6).
+    private func discover(_ name: String) {
+        guard let bus else { return }
+        do {
+            let owner = try bus.call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [name])
+            defer { sd_bus_message_unref(owner) }
+            guard let id = owner.readString() else { return }
+            if names[id] != nil {
+                names[id]?.insert(name)  // its second name: one player is one connection
+                return
+            }
+            let pid = try number("GetConnectionUnixProcessID", of: id)
+            let uid = try number("GetConnectionUnixUser", of: id)
+            let identity = try property("Identity", of: name, interface: "org.mpris.MediaPlayer2") ?? name
+            var status: PlayerMachine.Status?
+            var canPause = true
+            var canControl = true
+            let all = try bus.call(name, Self.objectPath, "org.freedesktop.DBus.Properties", "GetAll", [Self.playerInterface])
+            defer { sd_bus_message_unref(all) }
+            _ = all.readDictionary { key, signature in
+                switch (key, signature) {
+                case ("PlaybackStatus", "s"): status = all.readString().flatMap(PlayerMachine.Status.init(rawValue:))
+                case ("CanPause", "b"): canPause = all.readBool() ?? true
+                case ("CanControl", "b"): canControl = all.readBool() ?? true
+                case ("Metadata", "a{sv}"): if let track = Self.trackID(all) { tracks[id] = track }
+                default: break
+                }
+            }
+            guard let status else {
+                logger.warning("a player without a valid PlaybackStatus stays other audio", metadata: ["player": "\(name)"])
+                return
+            }
+            names[id] = [name]
+            carryOut(
+                machine.handle(
+                    .appeared(
+                        id,
+                        .init(
+                            busName: name, identity: identity, processID: Int32(pid), uid: uid, status: status,
+                            canPause: canPause, canControl: canControl))))
+        } catch {
+            logger.warning(
+                "a player did not answer; it stays other audio (PL6)", metadata: ["player": "\(name)", "error": "\(error)"])
+        }
+    }
+
+    private func number(_ member: String, of id: String) throws(SessionBus.Failure) -> UInt32 {
+        let reply = try bus!.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", member, [id])
+        defer { sd_bus_message_unref(reply) }
+        guard let value = reply.readUInt32() else { throw SessionBus.Failure(description: "\(member): not a number") }
+        return value
+    }
+
+    private func property(_ property: String, of name: String, interface: String) throws(SessionBus.Failure) -> String? {
+        let reply = try bus!.call(name, Self.objectPath, "org.freedesktop.DBus.Properties", "Get", [interface, property])
+        defer { sd_bus_message_unref(reply) }
+        guard sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "s") > 0 else { return nil }
+        return reply.readString()
+    }
+
+    // MARK: What the machine says
+
+    private func carryOut(_ commands: [PlayerMachine.Command]) {
+        var queue = commands[...]
+        while let command = queue.popFirst() {
+            queue.append(contentsOf: carryOut(command))
+        }
+    }
+
+    /// One command; what the machine says to an answer that comes at once (a refusal).
+    private func carryOut(_ command: PlayerMachine.Command) -> [PlayerMachine.Command] {
+        switch command {
+        case .register(let id, let app, let identity, let pid):
+            let session = AudioSession(
+                appID: app, capabilities: [.backgroundAudio, .nowPlaying], transport: transport,
+                player: PlayerClaim(processID: pid, identity: identity))
+            session.reappliesConfigurationAfterReset = false
+            session.addNotificationHandler { [weak self] notification in self?.post(.notification(id, notification)) }
+            do {
+                try session.setCategory(.playback)  // PL1: the default intent, non-mixable
+                sessions[id] = session
+                logger.info("player", metadata: ["player": "\(identity)", "app": "\(app)", "pid": "\(pid)"])
+                return []
+            } catch {
+                session.close()
+                logger.warning(
+                    "the daemon refused a player; it stays other audio", metadata: ["app": "\(app)", "error": "\(error)"])
+                return machine.handle(.fault(id, "refused by the daemon: \(error)"))
+            }
+        case .activate(let id):
+            guard let session = sessions[id] else { return [] }
+            do {
+                try session.setActive(true)
+                try session.reportOutputRunning(true)
+                return []
+            } catch {
+                logger.info("a player's playing was refused", metadata: ["app": "\(session.appID)", "error": "\(error)"])
+                return machine.handle(.activationRefused(id))
+            }
+        case .deactivate(let id):
+            guard let session = sessions[id] else { return [] }
+            try? session.reportOutputRunning(false)
+            try? session.setActive(false)
+            return []
+        case .depart(let id):
+            sessions.removeValue(forKey: id)?.close()
+            return []
+        case .mpris(let id, let method):
+            guard let bus, let name = names[id]?.sorted().first else { return [] }
+            logger.debug("MPRIS \(method.rawValue)", metadata: ["player": "\(name)"])
+            bus.callLater(name, Self.objectPath, Self.playerInterface, method.rawValue) { [weak self] error in
+                guard let self, let error else { return }
+                self.carryOut(self.machine.handle(.fault(id, "\(method.rawValue) failed: \(error)")))
+            }
+            return []
+        case .log(let id, let text):
+            logger.warning("\(text)", metadata: ["player": "\(names[id]?.sorted().first ?? id)"])
+            return []
+        }
+    }
+}
+
+extension OpaquePointer {
+    /// The unique name of a signal's sender.
+    func readSenderID() -> String? { sd_bus_message_get_sender(self).map { String(cString: $0) } }
+}

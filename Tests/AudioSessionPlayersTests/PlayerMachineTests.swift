@@ -1,0 +1,131 @@
+import AudioSessionModel
+import AudioSessionPlayers
+import Testing
+
+/// SPEC §16 as the players bridge decides it, without a bus.
+@Suite("Players of other apps: the bridge's decisions (PL1–PL6)")
+struct PlayerMachineTests {
+    static let mpv = "mpv-conn"
+    static func mpvPlayer(_ status: PlayerMachine.Status = .playing, canPause: Bool = true) -> PlayerMachine.Description {
+        .init(
+            busName: "org.mpris.MediaPlayer2.mpv", identity: "mpv Media Player", processID: 4242, uid: 1000, status: status,
+            canPause: canPause)
+    }
+
+    @Test("PL1: a player's app id is mpris. + its bus name's last part, reduced to T3's characters")
+    func appIDs() {
+        #expect(PlayerMachine.appID(forBusName: "org.mpris.MediaPlayer2.vlc.instance42") == "mpris.vlc.instance42")
+        #expect(PlayerMachine.appID(forBusName: "org.mpris.MediaPlayer2.chromium.instance1234") == "mpris.chromium.instance1234")
+        #expect(PlayerMachine.appID(forBusName: "org.mpris.MediaPlayer2.Spotify") == "mpris.Spotify")
+        #expect(PlayerMachine.appID(forBusName: "org.mpris.MediaPlayer2.odd name+1") == "mpris.odd_name_1")
+        #expect(PlayerMachine.appID(forBusName: "org.mpris.MediaPlayer2.").rawValue.count > 6)
+    }
+
+    @Test("PL1, PL2: a playing player registers and activates; paused by the user it deactivates; gone, it departs")
+    func playPauseGone() {
+        var machine = PlayerMachine()
+        #expect(
+            machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+                == [.register(Self.mpv, app: "mpris.mpv", identity: "mpv Media Player", processID: 4242), .activate(Self.mpv)])
+        #expect(machine.handle(.status(Self.mpv, .paused)) == [.deactivate(Self.mpv)])
+        #expect(machine.handle(.status(Self.mpv, .playing)) == [.activate(Self.mpv)])
+        #expect(machine.handle(.status(Self.mpv, .stopped)) == [.deactivate(Self.mpv)])
+        #expect(machine.handle(.vanished(Self.mpv)) == [.depart(Self.mpv)])
+        #expect(machine.handle(.status(Self.mpv, .playing)).isEmpty, "a departed player is forgotten")
+    }
+
+    @Test("PL3, PL4: a call pauses the playing player; its end with shouldResume plays it again")
+    func callPausesAndResumes() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        #expect(machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default))) == [.mpris(Self.mpv, .pause)])
+        #expect(machine.handle(.status(Self.mpv, .paused)).isEmpty, "our own pause's echo: nothing to do")
+        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))) == [.mpris(Self.mpv, .play)])
+        #expect(machine.handle(.status(Self.mpv, .playing)) == [.activate(Self.mpv)], "playing again: active again")
+    }
+
+    @Test("PL4: a player the user paused before the call never starts after it")
+    func userPausedStaysPaused() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        _ = machine.handle(.status(Self.mpv, .paused))
+        #expect(machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default))).isEmpty)
+        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty)
+    }
+
+    @Test("PL4: without shouldResume it stays paused; a pause, stop, seek or new track during the call ends the claim")
+    func claimEnds() {
+        for touch: PlayerMachine.Input in [
+            .notification(Self.mpv, .interruptionEnded(shouldResume: false)), .seekedOrNewTrack(Self.mpv),
+            .status(Self.mpv, .stopped),
+        ] {
+            var machine = PlayerMachine()
+            _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+            _ = machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default)))
+            _ = machine.handle(.status(Self.mpv, .paused))  // the echo
+            _ = machine.handle(touch)
+            #expect(
+                machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty,
+                "after \(touch) the player is not resumed")
+        }
+    }
+
+    @Test("PL5, PL2: the user playing during the call is an activation; refused, it is paused at once and never resumed")
+    func playedDuringTheCall() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        _ = machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default)))
+        _ = machine.handle(.status(Self.mpv, .paused))
+        #expect(machine.handle(.status(Self.mpv, .playing)) == [.activate(Self.mpv)])
+        let refused = machine.handle(.activationRefused(Self.mpv))
+        #expect(refused.first == .mpris(Self.mpv, .pause))
+        _ = machine.handle(.status(Self.mpv, .paused))
+        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty)
+    }
+
+    @Test("PL3: a player that cannot pause is stopped; one that cannot be controlled is only muted (logged)")
+    func cannotPause() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer(canPause: false)))
+        #expect(machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default))) == [.mpris(Self.mpv, .stop)])
+        var stubborn = PlayerMachine()
+        var description = Self.mpvPlayer(canPause: false)
+        description.canControl = false
+        _ = stubborn.handle(.appeared(Self.mpv, description))
+        let commands = stubborn.handle(.notification(Self.mpv, .interruptionBegan(reason: .default)))
+        #expect(commands.count == 1 && { if case .log = commands[0] { true } else { false } }())
+    }
+
+    @Test("PL6: a fault makes the player other audio, once; the 65th player of a uid is not governed; the bus lost departs all")
+    func faultsAndLimits() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        let fault = machine.handle(.fault(Self.mpv, "Pause did not answer within 1 s"))
+        #expect(fault.last == .depart(Self.mpv) && !machine.governs(Self.mpv))
+        #expect(machine.handle(.status(Self.mpv, .paused)).isEmpty && machine.handle(.fault(Self.mpv, "again")).isEmpty)
+        #expect(machine.handle(.appeared(Self.mpv, Self.mpvPlayer())).isEmpty, "given up until it leaves")
+
+        var crowded = PlayerMachine()
+        for index in 0..<PlayerMachine.playersPerUID {
+            var description = Self.mpvPlayer(.paused)
+            description.busName += ".instance\(index)"
+            _ = crowded.handle(.appeared("c\(index)", description))
+        }
+        var extra = Self.mpvPlayer()
+        extra.busName += ".instance999"
+        let refused = crowded.handle(.appeared("extra", extra))
+        #expect(!crowded.governs("extra") && refused.count == 1)
+        var other = extra
+        other.uid = 1001
+        #expect(crowded.handle(.appeared("other-user", other)).count == 2, "another uid has its own 64")
+        #expect(crowded.handle(.busLost).count == PlayerMachine.playersPerUID + 1)
+    }
+
+    @Test("MS2: after a media-services reset a player still playing activates again")
+    func mediaServicesReset() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        #expect(machine.handle(.notification(Self.mpv, .mediaServicesLost)).isEmpty)
+        #expect(machine.handle(.notification(Self.mpv, .mediaServicesReset)) == [.activate(Self.mpv)])
+    }
+}
