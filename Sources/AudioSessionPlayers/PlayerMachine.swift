@@ -195,12 +195,12 @@ public struct PlayerMachine: Sendable {
             player.active = true
             return [.activate(id)]
         case .paused, .stopped:
-            player.awaitsOwnPlay = false
             if player.awaitsOwnPause {
                 player.awaitsOwnPause = false  // our own Pause (PL3): the session is interrupted already
                 if !player.active { return [] }
             } else {
                 // Paused or stopped by the user or by the player itself: PL4's claim ends.
+                player.awaitsOwnPlay = false
                 player.pausedByInterruption = false
             }
             guard player.active else { return [] }
@@ -219,8 +219,9 @@ public struct PlayerMachine: Sendable {
             player.pausedByInterruption = true
             return pause(id, &player)
         case .interruptionEnded(let shouldResume):
-            // PL4: Play only if still paused by that interruption.
-            let resumes = shouldResume && player.pausedByInterruption && player.status != .playing
+            // PL4: Play only if still paused by that interruption (its Pause may not have been
+            // answered yet: the player takes the two in order).
+            let resumes = shouldResume && player.pausedByInterruption
             player.pausedByInterruption = false
             guard resumes, player.canControl else { return [] }
             player.awaitsOwnPlay = true

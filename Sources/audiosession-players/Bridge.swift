@@ -52,7 +52,7 @@ final class Bridge: @unchecked Sendable {
                 logger.warning("no session bus; trying again", metadata: ["error": "\(error)"])
             }
             // PL6: the bus went away: every player departs and its streams are other audio.
-            carryOut(machine.handle(.busLost))
+            carryOut(feed(.busLost))
             names.removeAll()
             tracks.removeAll()
             bus = nil
@@ -99,7 +99,7 @@ final class Bridge: @unchecked Sendable {
                 defer { inbox.removeAll() }
                 return inbox
             }
-            for input in inputs { carryOut(machine.handle(input)) }
+            for input in inputs { carryOut(feed(input)) }
             guard bus.process() else { return }
             var fds = [
                 pollfd(fd: bus.descriptor, events: bus.events, revents: 0),
@@ -139,7 +139,7 @@ final class Bridge: @unchecked Sendable {
     private func vanished(_ id: String) {
         names[id] = nil
         tracks[id] = nil
-        carryOut(machine.handle(.vanished(id)))
+        carryOut(feed(.vanished(id)))
     }
 
     private func propertiesChanged(_ message: OpaquePointer) -> Int32 {
@@ -166,13 +166,13 @@ final class Bridge: @unchecked Sendable {
             }
         }
         if !wellFormed { inputs.append(.fault(sender, "malformed PropertiesChanged")) }
-        for input in inputs { carryOut(machine.handle(input)) }
+        for input in inputs { carryOut(feed(input)) }
         return 0
     }
 
     private func seeked(_ message: OpaquePointer) -> Int32 {
         guard let sender = message.readSenderID(), names[sender] != nil else { return 0 }
-        carryOut(machine.handle(.seekedOrNewTrack(sender)))
+        carryOut(feed(.seekedOrNewTrack(sender)))
         return 0
     }
 
@@ -221,7 +221,7 @@ final class Bridge: @unchecked Sendable {
             }
             names[id] = [name]
             carryOut(
-                machine.handle(
+                feed(
                     .appeared(
                         id,
                         .init(
@@ -249,6 +249,13 @@ final class Bridge: @unchecked Sendable {
 
     // MARK: What the machine says
 
+    /// One input to the machine (logged at debug); its commands.
+    private func feed(_ input: PlayerMachine.Input) -> [PlayerMachine.Command] {
+        let commands = machine.handle(input)
+        logger.debug("\(input) → \(commands)")
+        return commands
+    }
+
     private func carryOut(_ commands: [PlayerMachine.Command]) {
         var queue = commands[...]
         while let command = queue.popFirst() {
@@ -274,7 +281,7 @@ final class Bridge: @unchecked Sendable {
                 session.close()
                 logger.warning(
                     "the daemon refused a player; it stays other audio", metadata: ["app": "\(app)", "error": "\(error)"])
-                return machine.handle(.fault(id, "refused by the daemon: \(error)"))
+                return feed(.fault(id, "refused by the daemon: \(error)"))
             }
         case .activate(let id):
             guard let session = sessions[id] else { return [] }
@@ -284,7 +291,7 @@ final class Bridge: @unchecked Sendable {
                 return []
             } catch {
                 logger.info("a player's playing was refused", metadata: ["app": "\(session.appID)", "error": "\(error)"])
-                return machine.handle(.activationRefused(id))
+                return feed(.activationRefused(id))
             }
         case .deactivate(let id):
             guard let session = sessions[id] else { return [] }
@@ -299,7 +306,7 @@ final class Bridge: @unchecked Sendable {
             logger.debug("MPRIS \(method.rawValue)", metadata: ["player": "\(name)"])
             bus.callLater(name, Self.objectPath, Self.playerInterface, method.rawValue) { [weak self] error in
                 guard let self, let error else { return }
-                self.carryOut(self.machine.handle(.fault(id, "\(method.rawValue) failed: \(error)")))
+                self.carryOut(self.feed(.fault(id, "\(method.rawValue) failed: \(error)")))
             }
             return []
         case .log(let id, let text):

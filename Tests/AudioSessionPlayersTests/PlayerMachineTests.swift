@@ -44,6 +44,16 @@ struct PlayerMachineTests {
         #expect(machine.handle(.status(Self.mpv, .playing)) == [.activate(Self.mpv)], "playing again: active again")
     }
 
+    @Test("PL4: a call that ends before the player answered its Pause still resumes it; the echoes change nothing")
+    func shortCall() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        #expect(machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default))) == [.mpris(Self.mpv, .pause)])
+        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))) == [.mpris(Self.mpv, .play)])
+        #expect(machine.handle(.status(Self.mpv, .paused)).isEmpty, "the Pause's late echo")
+        #expect(machine.handle(.status(Self.mpv, .playing)) == [.activate(Self.mpv)], "the Play's echo: active again")
+    }
+
     @Test("PL4: a player the user paused before the call never starts after it")
     func userPausedStaysPaused() {
         var machine = PlayerMachine()

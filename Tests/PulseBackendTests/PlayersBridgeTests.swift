@@ -1,0 +1,249 @@
+import AudioSession
+import AudioSessionWire
+import Foundation
+import Testing
+
+/// §16 end to end (issue 27): real mpv players (with mpv-mpris) on a private session bus, a
+/// headless sound server, `audiosessiond --backend pulse` and `audiosession-players` between them.
+@Suite("MPRIS players governed as apps, with real mpv (§16)", .serialized)
+struct PlayersBridgeTests {
+    /// A user's desktop in miniature: a session bus, a sound server, the daemon and the bridge.
+    final class Desktop {
+        let server: PulseFixture
+        let daemon: FlappingServerTests.Daemon
+        let busAddress: String
+        private(set) var busPID: pid_t = 0
+        private var children: [pid_t] = []
+        let tone: String
+
+        init(_ kind: ServerKind) throws {
+            server = try PulseFixture(kind)
+            busAddress = "unix:path=\(server.directory)/players-bus"
+            tone = try PlaybackLevelTests.tone(server, seconds: 20, amplitude: 0.2, name: "podcast")
+            do {
+                daemon = try FlappingServerTests.Daemon(server: server.server)
+                try startBus()
+                children.append(
+                    try spawn(
+                        [
+                            FlappingServerTests.executable("audiosession-players"), "--socket", daemon.socket, "--log-level",
+                            "debug",
+                        ],
+                        log: "bridge.log"))
+            } catch {
+                server.stop()
+                throw error
+            }
+        }
+
+        func startBus() throws {
+            busPID = try spawn(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=\(busAddress)"], log: "bus.log")
+            guard eventually({ access("\(server.directory)/players-bus", F_OK) == 0 }) else {
+                throw PulseFixture.StartError(description: "the session bus did not start")
+            }
+        }
+
+        func killBus() {
+            kill(busPID, SIGKILL)
+            var status: Int32 = 0
+            waitpid(busPID, &status, 0)
+        }
+
+        var bridgeLog: String { (try? String(contentsOfFile: "\(server.directory)/bridge.log", encoding: .utf8)) ?? "" }
+
+        /// An mpv playing the tone in a loop; its MPRIS name is found by its pid, and it has
+        /// played a moment (mpv announces its first seek, a `Seeked`, as playback starts).
+        func mpv() throws -> (pid: pid_t, name: String) {
+            let pid = try spawn(
+                ["/usr/bin/mpv", "--no-video", "--ao=pulse", "--loop=inf", "--no-terminal", "--volume=100", tone], log: "mpv.log")
+            children.append(pid)
+            var name: String?
+            let found = eventually(within: 15) {
+                name = (try? playerctl(["-l"]))?.split(separator: "\n").map(String.init).first { playerPID($0) == pid }
+                return name != nil
+            }
+            guard found, let name else { throw PulseFixture.StartError(description: "mpv \(pid) did not appear on the bus") }
+            usleep(700_000)
+            return (pid, name)
+        }
+
+        /// The pid behind an MPRIS name (the bus's own answer).
+        func playerPID(_ name: String) -> pid_t? {
+            let text = try? run(
+                "/usr/bin/dbus-send",
+                [
+                    "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                    "org.freedesktop.DBus.GetConnectionUnixProcessID", "string:org.mpris.MediaPlayer2.\(name)",
+                ])
+            return text?.split(separator: " ").last.flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+
+        func status(_ name: String) -> String { (try? playerctl(["-p", name, "status"])) ?? "?" }
+
+        @discardableResult
+        func playerctl(_ arguments: [String]) throws -> String { try run("/usr/bin/playerctl", arguments) }
+
+        private func run(_ executable: String, _ arguments: [String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.environment = environment
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw PulseFixture.StartError(description: "\(executable) failed") }
+            return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        var environment: [String: String] {
+            [
+                "DBUS_SESSION_BUS_ADDRESS": busAddress, "PULSE_SERVER": server.server, "XDG_RUNTIME_DIR": server.directory,
+                "HOME": server.directory, "PATH": "/usr/bin:/bin",
+            ]
+        }
+
+        private func spawn(_ arguments: [String], log: String) throws -> pid_t {
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 1, "\(server.directory)/\(log)", O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            var pid: pid_t = 0
+            let argv = arguments.map { strdup($0) } + [nil]
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            guard posix_spawn(&pid, argv[0]!, &actions, nil, argv, envp) == 0 else {
+                throw PulseFixture.StartError(description: "cannot start \(arguments[0])")
+            }
+            return pid
+        }
+
+        var transport: AudioSessionTransport { .daemon(socketPath: daemon.socket) }
+
+        func system(_ event: SystemEvent) throws { try SystemController(transport: transport).perform(event) }
+
+        func snapshot() throws -> DeviceSnapshot { try daemon.snapshot() }
+
+        /// The volume (%) of the server's stream of a process.
+        func streamVolume(of pid: pid_t) -> Int? {
+            guard let text = try? server.pactl(["list", "sink-inputs"]) else { return nil }
+            for block in text.components(separatedBy: "Sink Input #") where block.contains("application.process.id = \"\(pid)\"")
+            {
+                let line = block.split(separator: "\n").first { $0.contains("Volume:") && $0.contains("%") }
+                return line.flatMap { $0.split(separator: "/").dropFirst().first }
+                    .flatMap { Int($0.trimmingCharacters(in: .whitespaces).dropLast()) }
+            }
+            return nil
+        }
+
+        func stop() {
+            for pid in children + [busPID] {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                waitpid(pid, &status, 0)
+            }
+            daemon.stop()
+            server.stop()
+        }
+    }
+
+    @Test(
+        "PL3, PL4: a call pauses the playing mpv and its end resumes it; an mpv the user paused before the call stays paused",
+        arguments: ServerKind.allCases)
+    func callPausesAndResumes(_ kind: ServerKind) throws {
+        let desktop = try Desktop(kind)
+        defer { desktop.stop() }
+        let mpv = try desktop.mpv()
+        #expect(
+            eventually { (try? desktop.snapshot().apps.contains { $0.player != nil && $0.isActive }) == true },
+            "\(kind): mpv is an active app: \(desktop.bridgeLog)")
+        #expect(try desktop.snapshot().device.otherAudio.isEmpty, "its stream is its own, not other audio")
+
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.status(mpv.name) == "Paused" }, "\(kind): paused by the call")
+        try desktop.system(.systemSession(.call, begin: false))
+        #expect(eventually { desktop.status(mpv.name) == "Playing" }, "\(kind): resumed after it: \(desktop.bridgeLog)")
+
+        try desktop.playerctl(["-p", mpv.name, "pause"])
+        #expect(eventually { (try? desktop.snapshot().apps.contains { $0.player != nil && !$0.isActive }) == true })
+        try desktop.system(.systemSession(.call, begin: true))
+        try desktop.system(.systemSession(.call, begin: false))
+        usleep(500_000)
+        #expect(desktop.status(mpv.name) == "Paused", "\(kind): a player the user paused never starts after the call")
+    }
+
+    @Test(
+        "PL2: a second mpv pauses the first (both non-mixable); the first is not resumed when the second pauses",
+        arguments: ServerKind.allCases)
+    func secondPlayerPausesTheFirst(_ kind: ServerKind) throws {
+        let desktop = try Desktop(kind)
+        defer { desktop.stop() }
+        let first = try desktop.mpv()
+        #expect(eventually { (try? desktop.snapshot().apps.contains { $0.isActive }) == true })
+        let second = try desktop.mpv()
+        #expect(eventually { desktop.status(first.name) == "Paused" }, "\(kind): the first paused: \(desktop.bridgeLog)")
+        #expect(desktop.status(second.name) == "Playing")
+        try desktop.playerctl(["-p", second.name, "pause"])
+        usleep(800_000)
+        #expect(desktop.status(first.name) == "Paused", "\(kind): not resumed by the second's pause")
+    }
+
+    @Test("PL2, D1: our non-mixable app activating pauses mpv; a ducking app ducks mpv's stream")
+    func appsGovernPlayers() throws {
+        let desktop = try Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        let mpv = try desktop.mpv()
+        #expect(eventually { desktop.streamVolume(of: mpv.pid) == 100 })
+        let navigation = AudioSession(appID: "navigation", transport: desktop.transport)
+        try navigation.setCategory(.playback, options: [.mixWithOthers, .duckOthers])
+        try navigation.setActive(true)
+        // The duck level is an amplitude factor (0.2); pactl's percent is on the server's cubic scale.
+        let ducked = Int((pow(0.2, 1.0 / 3) * 100).rounded())
+        #expect(
+            eventually { desktop.streamVolume(of: mpv.pid) == ducked },
+            "ducked to the duck level: \(desktop.streamVolume(of: mpv.pid) ?? -1)%, not \(ducked)%")
+        try navigation.setActive(false, options: .notifyOthersOnDeactivation)
+        #expect(eventually { desktop.streamVolume(of: mpv.pid) == 100 }, "whole again")
+        navigation.close()
+
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: desktop.transport)
+        try music.setCategory(.playback)
+        try music.setActive(true)
+        #expect(eventually { desktop.status(mpv.name) == "Paused" }, "paused by our non-mixable app")
+        music.close()
+    }
+
+    @Test("PL2, PL5: an mpv played during a call is paused at once and not resumed after it")
+    func playedDuringACall() throws {
+        let desktop = try Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        let mpv = try desktop.mpv()
+        #expect(eventually { (try? desktop.snapshot().apps.contains { $0.isActive }) == true })
+        try desktop.playerctl(["-p", mpv.name, "pause"])
+        #expect(eventually { (try? desktop.snapshot().apps.contains { !$0.isActive && $0.player != nil }) == true })
+        try desktop.system(.systemSession(.call, begin: true))
+        try desktop.playerctl(["-p", mpv.name, "play"])
+        #expect(eventually { desktop.bridgeLog.contains("playing refused") }, "\(desktop.bridgeLog)")
+        #expect(eventually { desktop.status(mpv.name) == "Paused" }, "paused at once")
+        try desktop.system(.systemSession(.call, begin: false))
+        usleep(500_000)
+        #expect(desktop.status(mpv.name) == "Paused", "nothing resumes it")
+    }
+
+    @Test("PL6: the session bus killed: the daemon and apps run on; the players' streams are other audio")
+    func busKilled() throws {
+        let desktop = try Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        _ = try desktop.mpv()
+        #expect(eventually { (try? desktop.snapshot().apps.contains { $0.player != nil }) == true })
+        desktop.killBus()
+        #expect(eventually { (try? desktop.snapshot().apps.isEmpty) == true }, "the player's app departed")
+        #expect(eventually { (try? desktop.snapshot().device.otherAudio.count) == 1 }, "its stream is other audio")
+        let music = AudioSession(appID: "music", transport: desktop.transport)
+        try music.setCategory(.playback)  // the daemon serves
+        music.close()
+    }
+}
