@@ -41,9 +41,7 @@ struct FlappingServerTests {
         }
 
         func stop() {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            PulseFixture.end(pid)
             try? FileManager.default.removeItem(atPath: directory)
         }
 

@@ -43,11 +43,7 @@ struct PlayersBridgeTests {
             }
         }
 
-        func killBus() {
-            kill(busPID, SIGKILL)
-            var status: Int32 = 0
-            waitpid(busPID, &status, 0)
-        }
+        func killBus() { PulseFixture.end(busPID) }
 
         var bridgeLog: String { (try? String(contentsOfFile: "\(server.directory)/bridge.log", encoding: .utf8)) ?? "" }
 
@@ -84,18 +80,7 @@ struct PlayersBridgeTests {
         func playerctl(_ arguments: [String]) throws -> String { try run("/usr/bin/playerctl", arguments) }
 
         private func run(_ executable: String, _ arguments: [String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            process.environment = environment
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw PulseFixture.StartError(description: "\(executable) failed") }
-            return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            try PulseFixture.run(executable, arguments, environment: environment)
         }
 
         var environment: [String: String] {
@@ -140,11 +125,7 @@ struct PlayersBridgeTests {
         }
 
         func stop() {
-            for pid in children + [busPID] {
-                kill(pid, SIGKILL)
-                var status: Int32 = 0
-                waitpid(pid, &status, 0)
-            }
+            for pid in children + [busPID] { PulseFixture.end(pid) }
             daemon.stop()
             server.stop()
         }

@@ -92,17 +92,23 @@ final class PulseFixture: Sendable {
     /// Runs pactl against this server and returns its output.
     @discardableResult
     func pactl(_ arguments: [String]) throws -> String {
-        let pactl = Process()
-        pactl.executableURL = URL(fileURLWithPath: "/usr/bin/pactl")
-        pactl.arguments = arguments
-        pactl.environment = ["PULSE_SERVER": server, "XDG_RUNTIME_DIR": directory, "HOME": directory]
+        try Self.run(
+            "/usr/bin/pactl", arguments, environment: ["PULSE_SERVER": server, "XDG_RUNTIME_DIR": directory, "HOME": directory])
+    }
+
+    /// Runs a tool to its end and returns its output (trimmed); fails unless it exits 0.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
         let pipe = Pipe()
-        pactl.standardOutput = pipe
-        pactl.standardError = FileHandle.nullDevice
-        try pactl.run()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        pactl.waitUntilExit()
-        guard pactl.terminationStatus == 0 else { throw StartError(description: "pactl \(arguments) failed") }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw StartError(description: "\(executable) \(arguments) failed") }
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
