@@ -96,7 +96,15 @@ public struct PlayerMachine: Sendable {
         var awaitsOwnPause = false
         /// We asked it to play: the next Playing is our own echo.
         var awaitsOwnPlay = false
+        /// PL2, PL6: its playing refused in a row (a player that plays again by itself): after
+        /// `refusalsBeforeGivingUp` it is left muted rather than paused again and again.
+        var refusals = 0
     }
+
+    /// A player refused this many times in a row is not told to pause again (its streams stay
+    /// muted by the session) until the interruption ends: no endless Pause/Play between the
+    /// bridge and a player that restarts itself.
+    public static let refusalsBeforeGivingUp = 3
 
     private(set) var players: [PlayerID: Player] = [:]
     /// Players given up to other audio (PL6) or over the limit: ignored until they leave.
@@ -153,7 +161,14 @@ public struct PlayerMachine: Sendable {
             // PL2: refused (A3 during a call, alarm or Siri; A4): paused at once, nothing resumes it.
             player.active = false
             player.pausedByInterruption = false
-            return pause(id, &player) + [.log(id, "playing refused by the session; paused")]
+            player.refusals += 1
+            switch player.refusals {
+            case 1: return pause(id, &player) + [.log(id, "playing refused by the session; paused")]
+            case ..<Self.refusalsBeforeGivingUp: return pause(id, &player)
+            case Self.refusalsBeforeGivingUp:
+                return [.log(id, "plays again by itself each time it is paused; left muted until the interruption ends")]
+            default: return []
+            }
         case .appeared, .vanished, .busLost, .fault: return []
         }
     }
@@ -223,6 +238,7 @@ public struct PlayerMachine: Sendable {
             // answered yet: the player takes the two in order).
             let resumes = shouldResume && player.pausedByInterruption
             player.pausedByInterruption = false
+            player.refusals = 0
             guard resumes, player.canControl else { return [] }
             player.awaitsOwnPlay = true
             return [.mpris(id, .play)]

@@ -93,6 +93,28 @@ struct PlayerMachineTests {
         #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty)
     }
 
+    @Test("PL2, PL6: a player that plays again by itself each time it is paused is left muted after 3 tries, logged twice")
+    func playsAgainByItself() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        _ = machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default)))
+        _ = machine.handle(.status(Self.mpv, .paused))
+        var pauses = 0
+        var logs = 0
+        for _ in 0..<10 {
+            #expect(machine.handle(.status(Self.mpv, .playing)) == [.activate(Self.mpv)])
+            for command in machine.handle(.activationRefused(Self.mpv)) {
+                if case .mpris(_, .pause) = command { pauses += 1 }
+                if case .log = command { logs += 1 }
+            }
+            _ = machine.handle(.status(Self.mpv, .paused))
+        }
+        #expect(pauses == PlayerMachine.refusalsBeforeGivingUp - 1 && logs == 2, "pauses \(pauses), logs \(logs)")
+        _ = machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: false)))
+        _ = machine.handle(.status(Self.mpv, .playing))
+        #expect(machine.handle(.activationRefused(Self.mpv)).contains(.mpris(Self.mpv, .pause)), "counted afresh after it")
+    }
+
     @Test("PL3: a player that cannot pause is stopped; one that cannot be controlled is only muted (logged)")
     func cannotPause() {
         var machine = PlayerMachine()

@@ -63,6 +63,20 @@ struct PlayersBridgeTests {
             return (pid, name)
         }
 
+        /// The scriptable fake player (Tests/C/fake-mpris-player.c) as NAME with options; what
+        /// it prints goes to `fake-NAME.log`.
+        func fake(_ name: String, _ options: [String] = []) throws -> pid_t {
+            let pid = try spawn([PlayersBridgeTests.fakePlayer(), name] + options, log: "fake-\(name).log")
+            children.append(pid)
+            return pid
+        }
+
+        func fakeLog(_ name: String) -> String {
+            (try? String(contentsOfFile: "\(server.directory)/fake-\(name).log", encoding: .utf8)) ?? ""
+        }
+
+        func apps() -> [String] { ((try? snapshot().apps) ?? []).map(\.app.rawValue) }
+
         /// The pid behind an MPRIS name (the bus's own answer).
         func playerPID(_ name: String) -> pid_t? {
             let text = try? run(
@@ -129,6 +143,48 @@ struct PlayersBridgeTests {
             daemon.stop()
             server.stop()
         }
+    }
+
+    /// Tests/C/fake-mpris-player.c, compiled with the system's C compiler and libsystemd.
+    static func fakePlayer() throws -> String {
+        let output = FlappingServerTests.executable("fake-mpris-player")
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("C/fake-mpris-player.c").path
+        let flags = try PulseFixture.run("/usr/bin/pkg-config", ["--cflags", "--libs", "libsystemd"], environment: [:])
+        _ = try PulseFixture.run(
+            "/usr/bin/cc",
+            ["-Wall", "-Wextra", "-Wno-unused-parameter", "-Werror", "-o", output, source]
+                + flags.split(separator: " ").map(String.init),
+            environment: ["PATH": "/usr/bin:/bin"])
+        return output
+    }
+
+    @Test(
+        "PL3, PL6 with a scripted player: one that cannot pause is stopped and played after; a slow or malformed one is other audio"
+    )
+    func scriptedPlayers() throws {
+        let desktop = try Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        let stopper = try desktop.fake("stopper", ["--cannot-pause"])
+        #expect(eventually { desktop.apps().contains("mpris.stopper") }, "\(desktop.bridgeLog)")
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.fakeLog("stopper").contains("status Stopped") }, "PL3: Stop when it cannot pause")
+        try desktop.system(.systemSession(.call, begin: false))
+        #expect(eventually { desktop.fakeLog("stopper").hasSuffix("status Playing\n") }, "played again after the call")
+        PulseFixture.end(stopper)
+        #expect(eventually { !desktop.apps().contains("mpris.stopper") }, "gone with its process")
+
+        _ = try desktop.fake("slow", ["--slow-pause", "1500"])
+        #expect(eventually { desktop.apps().contains("mpris.slow") })
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(
+            eventually { !desktop.apps().contains("mpris.slow") }, "PL6: a Pause not answered within 1 s: other audio")
+        #expect(desktop.bridgeLog.contains("governed as other audio from now on"), "logged")
+        try desktop.system(.systemSession(.call, begin: false))
+
+        _ = try desktop.fake("bad", ["--malformed-status"])
+        #expect(eventually { desktop.bridgeLog.contains("org.mpris.MediaPlayer2.bad") }, "\(desktop.bridgeLog)")
+        #expect(!desktop.apps().contains("mpris.bad"), "PL6: a malformed player is never an app")
     }
 
     @Test(
