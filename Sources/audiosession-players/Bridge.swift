@@ -31,6 +31,9 @@ final class Bridge: @unchecked Sendable {
     /// The last track id seen of each player (a new one is PL5's "changed its track").
     private var tracks: [PlayerMachine.PlayerID: String] = [:]
     private let inbox = Mutex<[PlayerMachine.Input]>([])
+    /// When each player's last `interruption began` reached the bridge (for the debug log's
+    /// figure: the bridge's own time to the Pause it sends).
+    private let interrupted = Mutex<[PlayerMachine.PlayerID: ContinuousClock.Instant]>([:])
     private let wake: Int32
 
     init(transport: AudioSessionTransport, logger: Logger) {
@@ -115,6 +118,7 @@ final class Bridge: @unchecked Sendable {
 
     /// From a session's queue: an input for the loop.
     private func post(_ input: PlayerMachine.Input) {
+        if case .notification(let id, .interruptionBegan) = input { interrupted.withLock { $0[id] = .now } }
         inbox.withLock { $0.append(input) }
         var one: UInt64 = 1
         _ = write(wake, &one, 8)
@@ -303,7 +307,13 @@ final class Bridge: @unchecked Sendable {
             return []
         case .mpris(let id, let method):
             guard let bus, let name = names[id]?.sorted().first else { return [] }
-            logger.debug("MPRIS \(method.rawValue)", metadata: ["player": "\(name)"])
+            if method != .play, let since = interrupted.withLock({ $0.removeValue(forKey: id) }) {
+                let elapsed = ContinuousClock.now - since
+                let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+                logger.debug("MPRIS \(method.rawValue) sent \(micros) µs after the interruption", metadata: ["player": "\(name)"])
+            } else {
+                logger.debug("MPRIS \(method.rawValue)", metadata: ["player": "\(name)"])
+            }
             bus.callLater(name, Self.objectPath, Self.playerInterface, method.rawValue) { [weak self] error in
                 guard let self, let error else { return }
                 self.carryOut(self.feed(.fault(id, "\(method.rawValue) failed: \(error)")))

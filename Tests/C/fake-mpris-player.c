@@ -8,7 +8,8 @@
  * --cannot-pause: CanPause is false (the bridge must Stop it instead). --slow-pause MS: Pause is
  * answered after MS ms. --fail-pause: Pause answers an error. --malformed-status: PlaybackStatus
  * is an integer. --replays-after MS: after a Pause, it plays again by itself MS ms later.
- * Each change of status is announced (PropertiesChanged) and printed ("status Paused"). */
+ * Each change of status is announced (PropertiesChanged) and printed with the time
+ * ("status Paused at NS", nanoseconds since 1970: scripts/bench-players reads it). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,7 +33,9 @@ static uint64_t now_ms(void) {
 static void set_status(const char *value) {
     if (strcmp(status, value) == 0) return;
     status = value;
-    printf("status %s\n", status);
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    printf("status %s at %lld\n", status, (long long)t.tv_sec * 1000000000LL + t.tv_nsec);
     fflush(stdout);
     sd_bus_emit_properties_changed(bus, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "PlaybackStatus", NULL);
 }
@@ -95,6 +98,7 @@ static const sd_bus_vtable player_vtable[] = {
     SD_BUS_PROPERTY("PlaybackStatus", "s", get_status, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_PROPERTY("CanPause", "b", get_bool, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("CanControl", "b", get_bool, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("CanPlay", "b", get_bool, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("Metadata", "a{sv}", get_metadata, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_VTABLE_END,
 };
