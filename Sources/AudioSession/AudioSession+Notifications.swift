@@ -79,8 +79,7 @@ extension AudioSession {
         case .notification(_, .mediaServicesReset):
             // MS2, MS3: the daemon reset the session (its sound server came back): re-apply first
             // when asked, as after a reconnection.
-            let calls = state.withLock { $0.reappliesConfigurationAfterReset ? $0.remembered.calls : [] }
-            for call in calls { try? perform(call) }
+            for call in state.withLock(\.callsAfterReset) { try? perform(call) }
             deliver(.mediaServicesReset)
         case .notification(_, let notification): deliver(notification)
         case .outputGain(let gain): state.withLock { $0.outputGain = gain }

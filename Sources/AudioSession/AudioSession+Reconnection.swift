@@ -35,7 +35,7 @@ extension AudioSession {
                 }
                 state.generation = generation
                 state.phase = .connected
-                return .success(state.reappliesConfigurationAfterReset ? state.remembered.calls : [])
+                return .success(state.callsAfterReset)
             }
             switch attempt {
             case nil: return

@@ -37,6 +37,10 @@ public final class AudioSession: Sendable {
         var nextToken: UInt64 = 0
         var lastStatus: SessionStatus?
         var outputGain: Double = 1
+
+        /// MS2: what to call on a fresh session after a reset: the remembered configuration when
+        /// the app asked for the automatic re-apply, else nothing.
+        var callsAfterReset: [AppCall] { reappliesConfigurationAfterReset ? remembered.calls : [] }
     }
 
     let state = Mutex(State())
@@ -61,18 +65,14 @@ public final class AudioSession: Sendable {
     }()
 
     /// A session for an app; nothing connects until `connect()` or the first call.
-    public init(appID: AppID, capabilities: AppCapabilities = [], transport: AudioSessionTransport = .embedded) {
-        self.appID = appID
-        self.capabilities = capabilities
-        self.transport = transport
-        self.player = nil
-    }
-
-    /// §16: a session for another program's player (MPRIS), held by the players bridge: the
-    /// daemon counts the sound-server streams of `player.processID` and its descendants as this
-    /// app's own (PL1) and shows its identity in status (PL7). One process may hold many.
+    ///
+    /// With `player`, a session for another program's player (MPRIS), held by the players bridge
+    /// (§16): the daemon counts the sound-server streams of `player.processID` and its
+    /// descendants as this app's own (PL1) and shows its identity in status (PL7). One process
+    /// may hold many sessions.
     public init(
-        appID: AppID, capabilities: AppCapabilities = [], transport: AudioSessionTransport = .embedded, player: PlayerClaim
+        appID: AppID, capabilities: AppCapabilities = [], transport: AudioSessionTransport = .embedded,
+        player: PlayerClaim? = nil
     ) {
         self.appID = appID
         self.capabilities = capabilities

@@ -7,6 +7,7 @@ public struct ConfigurationSummary {
 
     public init(_ settings: DaemonSettings, file: String) {
         let limits = settings.limits
+        let descriptors = DescriptorBudget.hard  // what the daemon raises its soft limit to (T5)
         var lines = [
             "\(file): valid",
             "socket: \(settings.socket ?? "(default: $XDG_RUNTIME_DIR/audiosession/socket)")",
@@ -19,8 +20,7 @@ public struct ConfigurationSummary {
             "limits: hello-timeout \(limits.helloTimeout) s, pre-welcome-frame \(limits.preWelcomeFrame) B, "
                 + "max-connections \(limits.connections), max-connections-per-uid \(limits.connectionsPerUID), "
                 + "queued-output \(limits.queuedOutput) B, warning-interval \(limits.warningInterval) s",
-            // T5: what the daemon will have, its soft descriptor limit raised to this hard one.
-            "in force with \(DescriptorBudget.hard.limit) descriptors: \(DescriptorBudget.hard.connections(limits))",
+            "in force with \(descriptors.limit) descriptors: \(descriptors.connections(limits))",
             "trust: \(settings.trust.mode.rawValue)",
         ]
         if settings.trust.mode == .system {

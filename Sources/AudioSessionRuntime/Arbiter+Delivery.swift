@@ -18,7 +18,7 @@ extension Arbiter {
                 let observed = ServerMessage.event(
                     .observed(sequence: sequence, time: configuration.now(), app: app, notification))
                 // A subscriber that may not control the system hears only its own uid's apps.
-                let uid = state.connectionByApp[app].flatMap { state.connections[$0]?.peer.uid }
+                let uid = state.uid(of: app)
                 for id in state.subscribers {
                     guard let subscriber = state.connections[id], subscriber.sees(uid) else { continue }
                     subscriber.sink.send(observed)

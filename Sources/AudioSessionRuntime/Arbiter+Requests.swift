@@ -119,9 +119,7 @@ extension Arbiter {
         var device = state.engine.deviceStatus
         var violations = state.engine.invariantViolations
         if !reader.seesEveryApp {
-            device = device.seen(by: reader.sees) { app in
-                state.connectionByApp[app].flatMap { state.connections[$0]?.peer.uid }
-            }
+            device = device.seen(by: reader.sees, ownerOf: state.uid(of:))
             if !violations.isEmpty {
                 violations = ["\(violations.count) broken (listed to root, the daemon's user and system monitors)"]
             }

@@ -115,6 +115,9 @@ public final class Arbiter: Sendable {
         /// MS3: when media services were lost (the sound server went away), by `now`; nil
         /// while they stand.
         var mediaServicesLostSince: UInt64?
+
+        /// The uid a connected app is connected as (T4: who may see it), nil for none.
+        func uid(of app: AppID) -> UInt32? { connectionByApp[app].flatMap { connections[$0]?.peer.uid } }
     }
 
     let state: Mutex<State>

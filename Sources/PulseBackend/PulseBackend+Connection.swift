@@ -47,12 +47,12 @@ extension PulseBackend {
         let name = connection.name ?? (address ?? "the default server")
         server.withLock { $0 = connection }
         stopWatchingForServer()
-        let (lostSince, _, appeared) = state.withLock { state in
-            let before = (state.link.lostSince, state.link.hasConnected, state.link.socketAppeared)
-            state.link = Link(generation: generation, serverName: name, hasConnected: true, watch: nil)
+        let (lostSince, appeared) = state.withLock { state in
+            let before = state.link
+            state.link = Link(generation: generation, serverName: name, hasConnected: true)
             // Back after a loss: for 3 s its devices get the volumes the engine kept.
-            state.restoreVolumesUntil = before.0 != nil && before.1 ? .now + .seconds(3) : nil
-            return before
+            state.restoreVolumesUntil = before.lostSince != nil && before.hasConnected ? .now + .seconds(3) : nil
+            return (before.lostSince, before.socketAppeared)
         }
         guard let lostSince else {
             logger.info("connected to the sound server", metadata: ["server": "\(name)"])
@@ -174,16 +174,10 @@ extension PulseBackend {
     /// The lost server's ports, streams and calls leave the device (the engine is in MS3's lost
     /// state: apps are told nothing of it); the backend forgets everything it knew of the server.
     private func forgetServerDevices() {
-        let (plugged, streams) = state.withLock { state in
-            let known = (state.plugged, state.streams)
-            state.forgetServer()
-            return known
-        }
-        for uid in plugged.keys.sorted() { arbiter.report(.unplug(uid: uid)) }
-        for (index, stream) in streams where !stream.isCall {
-            arbiter.report(.otherAudioStopped(id: Self.otherAudioID(of: index)))
-        }
-        if streams.values.contains(where: \.isCall) { arbiter.report(.systemSession(.call, begin: false)) }
+        let (plugged, streams) = state.withLock { ($0.plugged.keys.sorted(), $0.streams.keys.sorted()) }
+        for uid in plugged { unplug(uid, because: "the server went away") }
+        for index in streams { streamRemoved(index) }  // other audio stopped; the last call's stream ends the call
+        state.withLock { $0.forgetServer() }
     }
 
     /// The socket a server address names, when it names one (`unix:PATH`, a path, or the

@@ -181,7 +181,7 @@ public final class PulseBackend: AudioBackend {
         logger.info("plugged", metadata: ["device": "\(device.name)", "as": "\(kind)"])
     }
 
-    private func unplug(_ name: String, because reason: String) {
+    func unplug(_ name: String, because reason: String) {
         guard state.withLock({ $0.plugged.removeValue(forKey: name) }) != nil else { return }
         if let error = arbiter.report(.unplug(uid: name)) {
             logger.warning("cannot unplug a server device", metadata: ["device": "\(name)", "error": "\(error)"])

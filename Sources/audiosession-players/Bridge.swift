@@ -77,7 +77,7 @@ final class Bridge: @unchecked Sendable {
         try bus.match(
             sender: nil, path: Self.objectPath, interface: Self.playerInterface, member: "Seeked",
             { message, userdata, _ in Bridge.of(userdata).seeked(message!) }, me)
-        let reply = try bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
+        let reply = try bus.callBus("ListNames")
         defer { sd_bus_message_unref(reply) }
         var found: [String] = []
         if sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "s") > 0 {
@@ -194,17 +194,17 @@ final class Bridge: @unchecked Sendable {
     private func discover(_ name: String) {
         guard let bus else { return }
         do {
-            let owner = try bus.call(
-                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [name])
+            let owner = try bus.callBus("GetNameOwner", [name])
             defer { sd_bus_message_unref(owner) }
             guard let id = owner.readString() else { return }
             if names[id] != nil {
                 names[id]?.insert(name)  // its second name: one player is one connection
                 return
             }
-            let pid = try number("GetConnectionUnixProcessID", of: id)
-            let uid = try number("GetConnectionUnixUser", of: id)
-            let identity = try property("Identity", of: name, interface: "org.mpris.MediaPlayer2") ?? name
+            let pid = try bus.number("GetConnectionUnixProcessID", of: id)
+            let uid = try bus.number("GetConnectionUnixUser", of: id)
+            let identity =
+                try bus.stringProperty("Identity", of: name, Self.objectPath, interface: "org.mpris.MediaPlayer2") ?? name
             var status: PlayerMachine.Status?
             var canPause = true
             var canControl = true
@@ -235,20 +235,6 @@ final class Bridge: @unchecked Sendable {
             logger.warning(
                 "a player did not answer; it stays other audio (PL6)", metadata: ["player": "\(name)", "error": "\(error)"])
         }
-    }
-
-    private func number(_ member: String, of id: String) throws(SessionBus.Failure) -> UInt32 {
-        let reply = try bus!.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", member, [id])
-        defer { sd_bus_message_unref(reply) }
-        guard let value = reply.readUInt32() else { throw SessionBus.Failure(description: "\(member): not a number") }
-        return value
-    }
-
-    private func property(_ property: String, of name: String, interface: String) throws(SessionBus.Failure) -> String? {
-        let reply = try bus!.call(name, Self.objectPath, "org.freedesktop.DBus.Properties", "Get", [interface, property])
-        defer { sd_bus_message_unref(reply) }
-        guard sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "s") > 0 else { return nil }
-        return reply.readString()
     }
 
     // MARK: What the machine says

@@ -62,6 +62,31 @@ final class SessionBus {
         return reply
     }
 
+    /// Calls the bus itself (`org.freedesktop.DBus`), waiting 1 s at most.
+    func callBus(_ member: String, _ arguments: [String] = []) throws(Failure) -> OpaquePointer {
+        try call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", member, arguments)
+    }
+
+    /// The bus's number answer about a connection (`GetConnectionUnixProcessID`, `…UnixUser`).
+    func number(_ member: String, of connection: String) throws(Failure) -> UInt32 {
+        let reply = try callBus(member, [connection])
+        defer { sd_bus_message_unref(reply) }
+        guard let value = reply.readUInt32() else { throw Failure(description: "\(member): not a number") }
+        return value
+    }
+
+    /// A string property of an object (`org.freedesktop.DBus.Properties.Get`), nil when it is not one.
+    func stringProperty(
+        _ property: String, of destination: String, _ path: String, interface: String
+    ) throws(Failure)
+        -> String?
+    {
+        let reply = try call(destination, path, "org.freedesktop.DBus.Properties", "Get", [interface, property])
+        defer { sd_bus_message_unref(reply) }
+        guard sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "s") > 0 else { return nil }
+        return reply.readString()
+    }
+
     /// Calls without waiting; `done` gets the error text, or nil, when the reply comes (or in
     /// `timeout` seconds at most).
     func callLater(

@@ -137,7 +137,8 @@ struct Daemon: AsyncParsableCommand {
         let descriptors = DescriptorBudget.raiseSoftLimit()
         let raised = descriptors.after > descriptors.before ? " (soft limit raised from \(descriptors.before))" : ""
         logger.info(
-            "descriptors: \(descriptors.after)\(raised); \(DescriptorBudget.current.connections(settings.limits))")
+            "descriptors: \(descriptors.after)\(raised); \(DescriptorBudget(limit: descriptors.after).connections(settings.limits))"
+        )
         // systemd socket activation: serve the socket systemd made (README "Install").
         let inherited = SystemdActivation.inheritedSocket()
         let path = inherited.flatMap(SystemdActivation.path(of:)) ?? settings.socket ?? SocketLocation.defaultPath

@@ -80,6 +80,9 @@ struct PlayersBridgeTests {
 
         func apps() -> [String] { ((try? snapshot().apps) ?? []).map(\.app.rawValue) }
 
+        /// Whether the daemon has an app like that now.
+        func hasApp(where matches: (AppSnapshot) -> Bool) -> Bool { (try? snapshot().apps.contains(where: matches)) == true }
+
         /// The pid behind an MPRIS name (the bus's own answer).
         func playerPID(_ name: String) -> pid_t? {
             let text = try? run(
@@ -203,7 +206,7 @@ struct PlayersBridgeTests {
         defer { desktop.stop() }
         let mpv = try desktop.mpv()
         #expect(
-            eventually { (try? desktop.snapshot().apps.contains { $0.player != nil && $0.isActive }) == true },
+            eventually { desktop.hasApp { $0.player != nil && $0.isActive } },
             "\(kind): mpv is an active app: \(desktop.bridgeLog)")
         #expect(try desktop.snapshot().device.otherAudio.isEmpty, "its stream is its own, not other audio")
 
@@ -213,7 +216,7 @@ struct PlayersBridgeTests {
         #expect(eventually { desktop.status(mpv.name) == "Playing" }, "\(kind): resumed after it: \(desktop.bridgeLog)")
 
         try desktop.playerctl(["-p", mpv.name, "pause"])
-        #expect(eventually { (try? desktop.snapshot().apps.contains { $0.player != nil && !$0.isActive }) == true })
+        #expect(eventually { desktop.hasApp { $0.player != nil && !$0.isActive } })
         try desktop.system(.systemSession(.call, begin: true))
         try desktop.system(.systemSession(.call, begin: false))
         usleep(500_000)
@@ -227,7 +230,7 @@ struct PlayersBridgeTests {
         let desktop = try Desktop(kind)
         defer { desktop.stop() }
         let first = try desktop.mpv()
-        #expect(eventually { (try? desktop.snapshot().apps.contains { $0.isActive }) == true })
+        #expect(eventually { desktop.hasApp { $0.isActive } })
         let second = try desktop.mpv()
         #expect(eventually { desktop.status(first.name) == "Paused" }, "\(kind): the first paused: \(desktop.bridgeLog)")
         #expect(desktop.status(second.name) == "Playing")
@@ -266,9 +269,9 @@ struct PlayersBridgeTests {
         let desktop = try Desktop(kind)
         defer { desktop.stop() }
         let mpv = try desktop.mpv()
-        #expect(eventually { (try? desktop.snapshot().apps.contains { $0.isActive }) == true })
+        #expect(eventually { desktop.hasApp { $0.isActive } })
         try desktop.playerctl(["-p", mpv.name, "pause"])
-        #expect(eventually { (try? desktop.snapshot().apps.contains { !$0.isActive && $0.player != nil }) == true })
+        #expect(eventually { desktop.hasApp { !$0.isActive && $0.player != nil } })
         try desktop.system(.systemSession(.call, begin: true))
         try desktop.playerctl(["-p", mpv.name, "play"])
         #expect(eventually { desktop.bridgeLog.contains("playing refused") }, "\(desktop.bridgeLog)")
@@ -285,7 +288,7 @@ struct PlayersBridgeTests {
         let desktop = try Desktop(kind)
         defer { desktop.stop() }
         _ = try desktop.mpv()
-        #expect(eventually { (try? desktop.snapshot().apps.contains { $0.player != nil }) == true })
+        #expect(eventually { desktop.hasApp { $0.player != nil } })
         desktop.killBus()
         #expect(eventually { (try? desktop.snapshot().apps.isEmpty) == true }, "the player's app departed")
         #expect(eventually { (try? desktop.snapshot().device.otherAudio.count) == 1 }, "its stream is other audio")
