@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "AudioSessionRuntime", targets: ["AudioSessionRuntime"]),
         .library(name: "AudioSessionDaemon", targets: ["AudioSessionDaemon"]),
         .library(name: "AudioSession", targets: ["AudioSession"]),
+        .library(name: "AudioSessionClient", targets: ["AudioSessionClient"]),
         .library(name: "AVFAudio", targets: ["AVFAudio"]),
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
@@ -79,15 +80,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The Swift client library: AudioSession, in-process or over the daemon's socket.
+        // The Swift client library: AudioSession, in-process or over the daemon's socket, on
+        // FoundationEssentials (no NotificationCenter, no CoreFoundation: the players bridge's RSS).
         .target(
-            name: "AudioSession",
+            name: "AudioSessionClient",
             dependencies: [
                 "AudioSessionModel", "AudioSessionWire", "AudioSessionRuntime",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
+        // What apps import: the client with NotificationCenter posts and `AudioSession.shared`.
+        .target(name: "AudioSession", dependencies: ["AudioSessionClient", "AudioSessionWire"], swiftSettings: strict),
         // Apple's names over AudioSession (no logic of its own), for code written for iOS.
         .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel"], swiftSettings: strict),
         .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: strict),
@@ -154,7 +158,7 @@ let package = Package(
         .executableTarget(
             name: "audiosession-players",
             dependencies: [
-                "AudioSessionPlayers", "AudioSession", "AudioSessionWire", "CSystemd",
+                "AudioSessionPlayers", "AudioSessionClient", "AudioSessionWire", "CSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

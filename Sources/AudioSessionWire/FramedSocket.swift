@@ -36,7 +36,9 @@ public struct FramedSocket: Sendable {
     public init(fd: Int32, bufferSize: Int = 65_536, maximumFrame: Int = Frame.maximumSize) {
         self.fd = fd
         decoder = FrameDecoder(maximumSize: maximumFrame)
-        buffer = [UInt8](repeating: 0, count: bufferSize)
+        // Not zero-filled: read(2) writes what is then read, and a page never written is never
+        // resident (a process holding many connections, the players bridge, pays per byte received).
+        buffer = [UInt8](unsafeUninitializedCapacity: bufferSize) { _, count in count = bufferSize }
     }
 
     /// Connects to a Unix socket.

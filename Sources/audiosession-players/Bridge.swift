@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionClient
 import AudioSessionModel
 import AudioSessionPlayers
 import AudioSessionWire
@@ -259,7 +259,7 @@ final class Bridge: @unchecked Sendable {
         case .register(let id, let app, let identity, let pid):
             let session = AudioSession(
                 appID: app, capabilities: [.backgroundAudio, .nowPlaying], transport: transport,
-                player: PlayerClaim(processID: pid, identity: identity))
+                player: PlayerClaim(processID: pid, identity: identity), poster: nil)
             session.reappliesConfigurationAfterReset = false
             session.addNotificationHandler { [weak self] notification in self?.post(.notification(id, notification)) }
             do {

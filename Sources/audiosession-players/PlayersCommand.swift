@@ -1,7 +1,7 @@
 import ArgumentParser
-import AudioSession
+import AudioSessionClient
 import AudioSessionWire
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// `audiosession-players`: one per user session. Parsing and wiring only (`Bridge`).

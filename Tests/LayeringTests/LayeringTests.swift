@@ -19,7 +19,9 @@ struct LayeringTests {
         "AudioSessionDaemon": ["AudioSessionModel", "AudioSessionRuntime", "AudioSessionWire"],
         // The configuration file (libyaml): the daemon's side, above it.
         "AudioSessionConfiguration": ["AudioSessionModel", "AudioSessionRuntime", "AudioSessionDaemon", "CYAML"],
-        "AudioSession": ["AudioSessionModel", "AudioSessionWire", "AudioSessionRuntime"],
+        "AudioSessionClient": ["AudioSessionModel", "AudioSessionWire", "AudioSessionRuntime"],
+        // The client with NotificationCenter and `shared`: what apps import.
+        "AudioSession": ["AudioSessionClient", "AudioSessionWire"],
         "AVFAudio": ["AudioSession", "AudioSessionModel"],
         "AVFoundation": ["AVFAudio"],
         "AudioSessionServices": ["CAudioSessionServices", "AudioSession", "AudioSessionModel"],
@@ -68,8 +70,10 @@ struct LayeringTests {
     @Test("The engine is internal to the client: apps see the model, not the engine")
     func appsDoNotSeeTheEngine() throws {
         let exported = try Self.imports(of: "AudioSession").filter { $0.modifier == "@_exported" }.map(\.module)
-        #expect(exported == ["AudioSessionModel"])
-        for module in ["AudioSession", "AVFAudio", "AVFoundation", "AudioSessionServices"] {
+        #expect(exported == ["AudioSessionClient"])
+        let exportedByClient = try Self.imports(of: "AudioSessionClient").filter { $0.modifier == "@_exported" }.map(\.module)
+        #expect(exportedByClient == ["AudioSessionModel"])
+        for module in ["AudioSessionClient", "AudioSession", "AVFAudio", "AVFoundation", "AudioSessionServices"] {
             let engine = try Self.imports(of: module).filter { $0.module == "AudioSessionEngine" }
             #expect(engine.isEmpty, "\(module) imports the engine")
         }
@@ -109,9 +113,8 @@ struct LayeringTests {
         #expect(linksLifecycle == (binary == "audiosessiond"), "\(binary) links service-lifecycle: \(linksLifecycle)")
     }
 
-    @Test("The daemon stays on FoundationEssentials: neither Foundation nor ICU is loaded (its RSS)")
-    func daemonLinksNoFoundation() throws {
-        let path = Self.root.appendingPathComponent(".build/debug/audiosessiond").path
+    /// The libraries a built binary needs (`objdump -p`'s NEEDED lines).
+    static func neededLibraries(_ path: String) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["objdump", "-p", path]
@@ -120,10 +123,25 @@ struct LayeringTests {
         try process.run()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        let needed = text.split(separator: "\n").filter { $0.contains("NEEDED") }.map {
+        return text.split(separator: "\n").filter { $0.contains("NEEDED") }.map {
             String($0.split(separator: " ").last ?? "")
         }
+    }
+
+    /// The daemon's RSS, and the players bridge's (§16: ≤ 15 MiB with 20 players; Foundation's
+    /// CoreFoundation alone costs some 5 MiB once linked, used or not).
+    @Test(
+        "The daemon and the players bridge stay on FoundationEssentials: neither Foundation nor ICU is loaded",
+        arguments: ["audiosessiond", "audiosession-players"])
+    func linksNoFoundation(binary: String) throws {
+        let needed = try Self.neededLibraries(Self.root.appendingPathComponent(".build/debug/\(binary)").path)
         #expect(needed.contains("libFoundationEssentials.so"), "\(needed)")
         #expect(!needed.contains("libFoundation.so") && !needed.contains("lib_FoundationICU.so"), "\(needed)")
+    }
+
+    @Test("The client library imports no Foundation (NotificationCenter lives in the AudioSession module)")
+    func clientImportsNoFoundation() throws {
+        let foundation = try Self.imports(of: "AudioSessionClient").filter { $0.module == "Foundation" }
+        #expect(foundation.isEmpty)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 
 // The AVAudioSession surface (SPEC §1–10), each a thin call of `perform(_:)` or a read of `status()`.
 extension AudioSession {

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Glibc
 
 extension AudioSession {
     /// MS1: the daemon is gone. Observers are told `media-services-lost`, calls fail with
@@ -13,9 +14,7 @@ extension AudioSession {
         guard reconnects else { return }
         eventQueue.async { self.deliver(.mediaServicesLost) }
         guard transport.reconnects else { return }
-        let thread = Thread { [weak self] in self?.reconnect() }
-        thread.name = "audiosession-reconnect"
-        thread.start()
+        startDetachedThread(name: "as-reconnect") { [weak self] in self?.reconnect() }
     }
 
     /// MS2: connects again; on success re-applies the configuration when asked and posts
@@ -23,7 +22,7 @@ extension AudioSession {
     private func reconnect() {
         var delay = 0.01
         while true {
-            Thread.sleep(forTimeInterval: delay)
+            usleep(UInt32(delay * 1_000_000))
             delay = min(delay * 2, 1)
             let attempt = state.withLock { state -> Result<[AppCall], SessionError>? in
                 guard state.phase == .lost else { return nil }  // closed meanwhile

@@ -1,15 +1,16 @@
 @_exported import AudioSessionModel
 import AudioSessionWire
-import Foundation
+import Dispatch
 import Synchronization
 
 /// An app's audio session, with the shape of AVAudioSession: declare intent with
 /// `setCategory(_:mode:options:)`, claim audio with `setActive(_:options:)`, and learn what
-/// happened from `notifications()` or NotificationCenter.
+/// happened from `notifications()` or `addNotificationHandler(_:)`.
 ///
-/// `AudioSession.shared` talks to the arbiter in this process unless the environment variable
-/// `AUDIOSESSION_SOCKET` names a daemon socket; `init(appID:capabilities:transport:)` chooses
-/// explicitly. The connection opens on first use. Calls are synchronous and throw the
+/// This module (`AudioSessionClient`) is the client without Foundation's NotificationCenter, for
+/// programs that count their memory (the players bridge); apps import `AudioSession`, which adds
+/// NotificationCenter posts, `AudioSession.shared` and initializers without a poster. The
+/// connection opens on first use. Calls are synchronous and throw the
 /// engine's `SessionError`; while the daemon is gone they throw `msrv` (MS1).
 public final class AudioSession: Sendable {
     /// The app this session belongs to.
@@ -32,7 +33,7 @@ public final class AudioSession: Sendable {
         var streams: [UInt64: AsyncStream<SessionNotification>.Continuation] = [:]
         /// In the order added, with the token that removes each.
         var handlers: [(token: UInt64, handler: @Sendable (SessionNotification) -> Void)] = []
-        var postsToNotificationCenter = true
+        var callsPoster = true
         var permissionWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         var nextToken: UInt64 = 0
         var lastStatus: SessionStatus?
@@ -48,21 +49,10 @@ public final class AudioSession: Sendable {
     /// an observer may call the session back).
     let eventQueue = DispatchQueue(label: "audiosession.events")
 
-    /// The session of this process, connected as `AudioSessionTransport.fromEnvironment` says.
-    /// Its app id is `AUDIOSESSION_APP_ID` or the process name (each character an app id may
-    /// not hold, `AppID.allowedCharacters`, made `_`); its capabilities
-    /// `AUDIOSESSION_CAPABILITIES` (comma-separated `background-audio`, `now-playing`).
-    public static let shared: AudioSession = {
-        let environment = ProcessInfo.processInfo.environment
-        let processName = String(
-            ProcessInfo.processInfo.processName.unicodeScalars.prefix(255).map { AppID.isAllowed($0) ? Character($0) : "_" })
-        let app = environment["AUDIOSESSION_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? processName
-        var capabilities: AppCapabilities = []
-        for word in (environment["AUDIOSESSION_CAPABILITIES"] ?? "").split(separator: ",") {
-            if let capability = AppCapabilities(name: String(word)) { capabilities.insert(capability) }
-        }
-        return AudioSession(appID: AppID(app), capabilities: capabilities, transport: .fromEnvironment)
-    }()
+    /// Called with each notification after the handlers and streams, while `callsPoster` (the
+    /// `AudioSession` module's NotificationCenter post).
+    public typealias Poster = @Sendable (AudioSession, SessionNotification) -> Void
+    let poster: Poster?
 
     /// A session for an app; nothing connects until `connect()` or the first call.
     ///
@@ -72,12 +62,13 @@ public final class AudioSession: Sendable {
     /// may hold many sessions.
     public init(
         appID: AppID, capabilities: AppCapabilities = [], transport: AudioSessionTransport = .embedded,
-        player: PlayerClaim? = nil
+        player: PlayerClaim? = nil, poster: Poster?
     ) {
         self.appID = appID
         self.capabilities = capabilities
         self.transport = transport
         self.player = player
+        self.poster = poster
     }
 
     deinit { state.withLock { $0.connection }?.close() }
@@ -90,12 +81,11 @@ public final class AudioSession: Sendable {
         set { state.withLock { $0.reappliesConfigurationAfterReset = newValue } }
     }
 
-    /// Whether notifications are also posted on `NotificationCenter.default` (on by default).
-    /// A layer that posts its own (the AVFAudio module, with its session as the object) turns
-    /// it off, so observers are not told twice.
-    public var postsToNotificationCenter: Bool {
-        get { state.withLock { $0.postsToNotificationCenter } }
-        set { state.withLock { $0.postsToNotificationCenter = newValue } }
+    /// Whether the poster given at init is called (on by default). The `AudioSession` module's
+    /// `postsToNotificationCenter` reads and sets this.
+    public var callsPoster: Bool {
+        get { state.withLock { $0.callsPoster } }
+        set { state.withLock { $0.callsPoster = newValue } }
     }
 
     /// Opens the connection now (it opens on first use otherwise).

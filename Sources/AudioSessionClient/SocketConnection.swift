@@ -1,5 +1,5 @@
 import AudioSessionWire
-import Foundation
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -32,9 +32,7 @@ final class SocketConnection: SessionConnection {
         self.timeout = timeout
         let (fd, received) = try Self.handshake(path, hello, timeout: timeout)
         self.fd = fd
-        let reader = Thread { [self] in readLoop(received) }
-        reader.name = "audiosession-reader"
-        reader.start()
+        startDetachedThread(name: "as-reader") { [self] in readLoop(received) }
     }
 
     /// The descriptor is closed only here, when no thread can use it any more: closing it when

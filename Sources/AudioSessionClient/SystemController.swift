@@ -1,5 +1,5 @@
 import AudioSessionWire
-import Foundation
+import Dispatch
 import Synchronization
 
 /// A connection that speaks for the system rather than an app: system events (SPEC §0 system

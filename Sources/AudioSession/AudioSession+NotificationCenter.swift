@@ -1,7 +1,54 @@
+@_exported import AudioSessionClient
 import AudioSessionWire
 import Foundation
 
+// The client (AudioSessionClient) with what an app expects of AVAudioSession's shape beyond it:
+// notifications posted on NotificationCenter, `AudioSession.shared`, initializers that post.
+// Foundation (and its CoreFoundation, some 5 MiB of a process's memory) stays here, out of the
+// players bridge, which links the client alone.
+
 extension AudioSession {
+    /// A session for an app that also posts its notifications on `NotificationCenter.default`
+    /// (with this session as the object); nothing connects until `connect()` or the first call.
+    ///
+    /// With `player`, a session for another program's player (MPRIS), held by the players bridge
+    /// (§16): the daemon counts the sound-server streams of `player.processID` and its
+    /// descendants as this app's own (PL1) and shows its identity in status (PL7). One process
+    /// may hold many sessions.
+    public convenience init(
+        appID: AppID, capabilities: AppCapabilities = [], transport: AudioSessionTransport = .embedded,
+        player: PlayerClaim? = nil
+    ) {
+        self.init(appID: appID, capabilities: capabilities, transport: transport, player: player) { session, notification in
+            let (name, userInfo) = AudioSession.post(notification)
+            NotificationCenter.default.post(name: name, object: session, userInfo: userInfo)
+        }
+    }
+
+    /// The session of this process, connected as `AudioSessionTransport.fromEnvironment` says.
+    /// Its app id is `AUDIOSESSION_APP_ID` or the process name (each character an app id may
+    /// not hold, `AppID.allowedCharacters`, made `_`); its capabilities
+    /// `AUDIOSESSION_CAPABILITIES` (comma-separated `background-audio`, `now-playing`).
+    public static let shared: AudioSession = {
+        let environment = ProcessInfo.processInfo.environment
+        let processName = String(
+            ProcessInfo.processInfo.processName.unicodeScalars.prefix(255).map { AppID.isAllowed($0) ? Character($0) : "_" })
+        let app = environment["AUDIOSESSION_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? processName
+        var capabilities: AppCapabilities = []
+        for word in (environment["AUDIOSESSION_CAPABILITIES"] ?? "").split(separator: ",") {
+            if let capability = AppCapabilities(name: String(word)) { capabilities.insert(capability) }
+        }
+        return AudioSession(appID: AppID(app), capabilities: capabilities, transport: .fromEnvironment)
+    }()
+
+    /// Whether notifications are also posted on `NotificationCenter.default` (on by default).
+    /// A layer that posts its own (the AVFAudio module, with its session as the object) turns
+    /// it off, so observers are not told twice.
+    public var postsToNotificationCenter: Bool {
+        get { callsPoster }
+        set { callsPoster = newValue }
+    }
+
     /// I1, I3: `interruption began` and `ended`; userInfo type, option and reason keys.
     /// (The names are AVAudioSession's, so observers written for iOS read the same.)
     public static let interruptionNotification = Notification.Name("AVAudioSessionInterruptionNotification")
@@ -40,81 +87,6 @@ extension AudioSession {
         public static let recordPermissionGranted = "AudioSessionRecordPermissionGrantedKey"
     }
 
-    /// A new stream of this session's notifications, from now on, in delivery order (SPEC
-    /// §13, N2). It ends when the session is closed.
-    public func notifications() -> AsyncStream<SessionNotification> {
-        let (stream, continuation) = AsyncStream<SessionNotification>.makeStream()
-        let token = state.withLock { state -> UInt64 in
-            state.nextToken += 1
-            state.streams[state.nextToken] = continuation
-            return state.nextToken
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.streams.removeValue(forKey: token) }
-        }
-        return stream
-    }
-
-    /// Calls `handler` with each notification from now on, in delivery order, on the
-    /// session's event queue (before the streams and NotificationCenter). The queue is serial,
-    /// one per session: the delivery context of SPEC §13; a handler may call the session.
-    /// - Returns: a token for `removeNotificationHandler(_:)`.
-    @discardableResult
-    public func addNotificationHandler(_ handler: @escaping @Sendable (SessionNotification) -> Void) -> NotificationHandlerToken {
-        state.withLock { state in
-            state.nextToken += 1
-            state.handlers.append((state.nextToken, handler))
-            return NotificationHandlerToken(rawValue: state.nextToken)
-        }
-    }
-
-    /// The handler is not called again (once any call under way returns).
-    public func removeNotificationHandler(_ token: NotificationHandlerToken) {
-        state.withLock { $0.handlers.removeAll { $0.token == token.rawValue } }
-    }
-
-    /// Runs on `eventQueue`, in arrival order.
-    func dispatch(_ event: ServerEvent) {
-        switch event {
-        case .notification(_, .mediaServicesReset):
-            // MS2, MS3: the daemon reset the session (its sound server came back): re-apply first
-            // when asked, as after a reconnection.
-            for call in state.withLock(\.callsAfterReset) { try? perform(call) }
-            deliver(.mediaServicesReset)
-        case .notification(_, let notification): deliver(notification)
-        case .outputGain(let gain): state.withLock { $0.outputGain = gain }
-        case .stopIO, .observed, .permissionPrompt: break
-        }
-    }
-
-    /// Hands a notification to the streams, NotificationCenter and permission waiters.
-    func deliver(_ notification: SessionNotification) {
-        let (handlers, streams, waiters, posts) = state.withLock { state in
-            var waiters: [CheckedContinuation<Bool, Never>] = []
-            if case .recordPermission = notification {
-                waiters = Array(state.permissionWaiters.values)
-                state.permissionWaiters.removeAll()
-            }
-            return (state.handlers, Array(state.streams.values), waiters, state.postsToNotificationCenter)
-        }
-        for (_, handler) in handlers { handler(notification) }
-        for stream in streams { stream.yield(notification) }
-        if case .recordPermission(let granted) = notification {
-            for waiter in waiters { waiter.resume(returning: granted) }
-        }
-        guard posts else { return }
-        let (name, userInfo) = Self.post(notification)
-        NotificationCenter.default.post(name: name, object: self, userInfo: userInfo)
-    }
-
-    func finishStreams() {
-        let streams = state.withLock { state in
-            defer { state.streams.removeAll() }
-            return Array(state.streams.values)
-        }
-        for stream in streams { stream.finish() }
-    }
-
     /// The NotificationCenter form of a notification: AVAudioSession's name and userInfo (the
     /// previous route as a `Route`).
     public static func post(_ notification: SessionNotification) -> (name: Notification.Name, userInfo: [AnyHashable: Any]) {
@@ -149,9 +121,4 @@ extension AudioSession {
             return (recordPermissionNotification, [UserInfoKey.recordPermissionGranted: granted])
         }
     }
-}
-
-/// Identifies a handler added with `AudioSession.addNotificationHandler(_:)`.
-public struct NotificationHandlerToken: Hashable, Sendable {
-    let rawValue: UInt64
 }

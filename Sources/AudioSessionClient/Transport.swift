@@ -1,6 +1,7 @@
 import AudioSessionRuntime
 import AudioSessionWire
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Logging
 
 /// Where an `AudioSession` finds its arbiter: in this process (the default, on a simulated
