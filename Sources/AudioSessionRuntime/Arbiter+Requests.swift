@@ -110,10 +110,12 @@ extension Arbiter {
         for (app, id) in state.connectionByApp {
             guard let connection = state.connections[id], let status = state.engine.status(of: app) else { continue }
             guard reader.sees(connection.peer.uid) else { continue }
+            // PL7: a player's app shows the player's process, not the bridge's that connected it.
+            let player = state.players[app]
             apps.append(
                 AppSnapshot(
-                    app: app, pid: connection.peer.pid, uid: connection.peer.uid, status: status,
-                    player: state.players[app]?.identity))
+                    app: app, pid: player?.processID ?? connection.peer.pid, uid: connection.peer.uid, status: status,
+                    player: player?.identity))
         }
         apps.sort { $0.app < $1.app }
         var device = state.engine.deviceStatus

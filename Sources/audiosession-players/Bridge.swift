@@ -28,6 +28,11 @@ final class Bridge: @unchecked Sendable {
     private var sessions: [PlayerMachine.PlayerID: AudioSession] = [:]
     /// Each known player's bus names (a player may own two: `mpv` and `mpv.instance42`).
     private var names: [PlayerMachine.PlayerID: Set<String>] = [:]
+    /// Each known player's process and MPRIS identity.
+    private var programs: [PlayerMachine.PlayerID: (pid: UInt32, identity: String)] = [:]
+    /// Further connections of a known player's program, each to the player's id: VLC owns
+    /// `vlc` on one connection and `vlc.instanceN` on another; one program is one player (PL1).
+    private var aliases: [String: PlayerMachine.PlayerID] = [:]
     /// The last track id seen of each player (a new one is PL5's "changed its track").
     private var tracks: [PlayerMachine.PlayerID: String] = [:]
     private let inbox = Mutex<[PlayerMachine.Input]>([])
@@ -57,6 +62,8 @@ final class Bridge: @unchecked Sendable {
             // PL6: the bus went away: every player departs and its streams are other audio.
             carryOut(feed(.busLost))
             names.removeAll()
+            programs.removeAll()
+            aliases.removeAll()
             tracks.removeAll()
             bus = nil
             usleep(delay)
@@ -130,24 +137,35 @@ final class Bridge: @unchecked Sendable {
         guard let name = message.readString(), let old = message.readString(), let new = message.readString() else { return 0 }
         if Self.isPlayer(name) {
             if !new.isEmpty { discover(name) }
-            if !old.isEmpty {
-                names[old]?.remove(name)
-                if names[old]?.isEmpty == true { vanished(old) }
+            if !old.isEmpty, let id = player(of: old) {
+                names[id]?.remove(name)
+                if names[id]?.isEmpty == true { vanished(id) }
             }
-        } else if name.hasPrefix(":"), new.isEmpty, names[name] != nil {
-            vanished(name)  // the player's connection closed (its process ended)
+        } else if name.hasPrefix(":"), new.isEmpty {
+            if names[name] != nil {
+                vanished(name)  // the player's connection closed (its process ended)
+            } else {
+                aliases[name] = nil
+            }
         }
         return 0
     }
 
+    /// The player a connection speaks for: its own, or the program's first (`aliases`).
+    private func player(of connection: String) -> PlayerMachine.PlayerID? {
+        aliases[connection] ?? (names[connection] != nil ? connection : nil)
+    }
+
     private func vanished(_ id: String) {
         names[id] = nil
+        programs[id] = nil
         tracks[id] = nil
+        aliases = aliases.filter { $0.value != id }
         carryOut(feed(.vanished(id)))
     }
 
     private func propertiesChanged(_ message: OpaquePointer) -> Int32 {
-        guard let sender = message.readSenderID(), names[sender] != nil, let interface = message.readString(),
+        guard let connection = message.readSenderID(), let sender = player(of: connection), let interface = message.readString(),
             interface == Self.playerInterface
         else { return 0 }
         var inputs: [PlayerMachine.Input] = []
@@ -175,7 +193,7 @@ final class Bridge: @unchecked Sendable {
     }
 
     private func seeked(_ message: OpaquePointer) -> Int32 {
-        guard let sender = message.readSenderID(), names[sender] != nil else { return 0 }
+        guard let connection = message.readSenderID(), let sender = player(of: connection) else { return 0 }
         carryOut(feed(.seekedOrNewTrack(sender)))
         return 0
     }
@@ -197,14 +215,19 @@ final class Bridge: @unchecked Sendable {
             let owner = try bus.callBus("GetNameOwner", [name])
             defer { sd_bus_message_unref(owner) }
             guard let id = owner.readString() else { return }
-            if names[id] != nil {
-                names[id]?.insert(name)  // its second name: one player is one connection
+            if let known = player(of: id) {
+                names[known]?.insert(name)  // its second name: one player is one connection
                 return
             }
             let pid = try bus.number("GetConnectionUnixProcessID", of: id)
             let uid = try bus.number("GetConnectionUnixUser", of: id)
             let identity =
                 try bus.stringProperty("Identity", of: name, Self.objectPath, interface: "org.mpris.MediaPlayer2") ?? name
+            if let known = programs.first(where: { $0.value == (pid, identity) })?.key {
+                aliases[id] = known  // the same program on another connection (VLC): the same player
+                names[known]?.insert(name)
+                return
+            }
             var status: PlayerMachine.Status?
             var canPause = true
             var canControl = true
@@ -224,6 +247,7 @@ final class Bridge: @unchecked Sendable {
                 return
             }
             names[id] = [name]
+            programs[id] = (pid, identity)
             carryOut(
                 feed(
                     .appeared(

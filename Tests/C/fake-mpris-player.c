@@ -4,25 +4,31 @@
  *
  *   fake-mpris-player NAME [--status Playing|Paused|Stopped] [--cannot-pause] [--slow-pause MS]
  *                          [--fail-pause] [--malformed-status] [--replays-after MS]
+ *                          [--two-connections]
  *
  * --cannot-pause: CanPause is false (the bridge must Stop it instead). --slow-pause MS: Pause is
  * answered after MS ms. --fail-pause: Pause answers an error. --malformed-status: PlaybackStatus
  * is an integer. --replays-after MS: after a Pause, it plays again by itself MS ms later.
+ * --two-connections: as VLC, a second bus connection owns NAME.instancePID and serves the same
+ * player (one program, one player: PL1).
  * Each change of status is announced (PropertiesChanged) and printed with the time
  * ("status Paused at NS", nanoseconds since 1970: scripts/bench-players reads it). */
 #include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <systemd/sd-bus.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *status = "Playing";
 static int can_pause = 1, fail_pause = 0, malformed = 0;
 static long slow_pause_ms = 0, replay_after_ms = -1;
 static uint64_t replay_at = 0;
 static sd_bus *bus;
+static sd_bus *second; /* --two-connections */
 
 static uint64_t now_ms(void) {
     struct timespec t;
@@ -38,6 +44,9 @@ static void set_status(const char *value) {
     printf("status %s at %lld\n", status, (long long)t.tv_sec * 1000000000LL + t.tv_nsec);
     fflush(stdout);
     sd_bus_emit_properties_changed(bus, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "PlaybackStatus", NULL);
+    if (second)
+        sd_bus_emit_properties_changed(second, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "PlaybackStatus",
+                                       NULL);
 }
 
 static int method_play(sd_bus_message *m, void *userdata, sd_bus_error *error) {
@@ -103,12 +112,23 @@ static const sd_bus_vtable player_vtable[] = {
     SD_BUS_VTABLE_END,
 };
 
+/* A connection serving the player under `name`; 0, or -errno. */
+static int serve(sd_bus **connection, const char *name, char *identity) {
+    int r = sd_bus_open_user(connection);
+    if (r < 0) return r;
+    sd_bus_add_object_vtable(*connection, NULL, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", root_vtable, identity);
+    sd_bus_add_object_vtable(*connection, NULL, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", player_vtable,
+                             NULL);
+    return sd_bus_request_name(*connection, name, 0);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: fake-mpris-player NAME [options]\n");
         return 2;
     }
     char name[256], identity[256];
+    int two_connections = 0;
     snprintf(name, sizeof name, "org.mpris.MediaPlayer2.%s", argv[1]);
     snprintf(identity, sizeof identity, "Fake %s", argv[1]);
     for (int i = 2; i < argc; i++) {
@@ -118,35 +138,45 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--fail-pause") == 0) fail_pause = 1;
         else if (strcmp(argv[i], "--malformed-status") == 0) malformed = 1;
         else if (strcmp(argv[i], "--replays-after") == 0 && i + 1 < argc) replay_after_ms = atol(argv[++i]);
+        else if (strcmp(argv[i], "--two-connections") == 0) two_connections = 1;
         else {
             fprintf(stderr, "fake-mpris-player: unknown option %s\n", argv[i]);
             return 2;
         }
     }
-    int r = sd_bus_open_user(&bus);
+    int r = serve(&bus, name, identity);
     if (r < 0) {
-        fprintf(stderr, "fake-mpris-player: no session bus: %s\n", strerror(-r));
+        fprintf(stderr, "fake-mpris-player: cannot own %s on the session bus: %s\n", name, strerror(-r));
         return 1;
     }
-    sd_bus_add_object_vtable(bus, NULL, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", root_vtable, identity);
-    sd_bus_add_object_vtable(bus, NULL, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", player_vtable, NULL);
-    r = sd_bus_request_name(bus, name, 0);
-    if (r < 0) {
-        fprintf(stderr, "fake-mpris-player: cannot own %s: %s\n", name, strerror(-r));
-        return 1;
+    if (two_connections) {
+        char instance[300];
+        snprintf(instance, sizeof instance, "%s.instance%d", name, (int)getpid());
+        r = serve(&second, instance, identity);
+        if (r < 0) {
+            fprintf(stderr, "fake-mpris-player: cannot own %s on the session bus: %s\n", instance, strerror(-r));
+            return 1;
+        }
     }
     printf("ready %s status %s\n", name, status);
     fflush(stdout);
     for (;;) {
         r = sd_bus_process(bus, NULL);
-        if (r < 0) return 1;
+        int r2 = second ? sd_bus_process(second, NULL) : 0;
+        if (r < 0 || r2 < 0) return 1;
         if (replay_at && now_ms() >= replay_at) {
             replay_at = 0;
             set_status("Playing");  // plays again by itself (PL2, PL5)
             continue;
         }
-        if (r > 0) continue;
+        if (r > 0 || r2 > 0) continue;
         uint64_t wait = replay_at ? (replay_at > now_ms() ? (replay_at - now_ms()) * 1000 : 0) : UINT64_MAX;
-        sd_bus_wait(bus, wait);
+        if (!second) {
+            sd_bus_wait(bus, wait);
+            continue;
+        }
+        struct pollfd fds[2] = {{sd_bus_get_fd(bus), (short)sd_bus_get_events(bus), 0},
+                                {sd_bus_get_fd(second), (short)sd_bus_get_events(second), 0}};
+        poll(fds, 2, wait == UINT64_MAX ? -1 : (int)(wait / 1000));
     }
 }

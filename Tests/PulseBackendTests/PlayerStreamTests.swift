@@ -63,10 +63,18 @@ struct PlayerStreamTests {
             return
         }
         #expect(gone.message.contains("no process"))
-        #expect(
-            (try? arbiter.connect(Hello(role: .app("mpris.z", []), player: claim), peer: .thisProcess, sink: DroppingSink()).get())
-                != nil)
+        // The bridge (here a peer of pid 99 and this uid) speaks for this process.
+        let bridge = PeerCredentials(pid: 99, uid: getuid(), gid: getgid())
+        _ = try arbiter.connect(Hello(role: .app("mpris.z", []), player: claim), peer: bridge, sink: DroppingSink()).get()
         #expect(arbiter.app(forProcess: getpid()) == "mpris.z")
+        // PL7: status shows the player's process and identity, not the bridge's pid.
+        let controller = try arbiter.connect(Hello(role: .controller), peer: .thisProcess, sink: DroppingSink()).get()
+        guard case .device(let snapshot) = arbiter.handle(.deviceStatus, from: controller) else {
+            Issue.record("no device status")
+            return
+        }
+        let row = snapshot.apps.first { $0.app == "mpris.z" }
+        #expect(row?.pid == getpid() && row?.player == "mine", "\(String(describing: row))")
     }
 }
 

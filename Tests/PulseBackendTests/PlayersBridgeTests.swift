@@ -168,6 +168,27 @@ struct PlayersBridgeTests {
         return output
     }
 
+    @Test("PL1: a program on two bus connections, each owning one of its names (VLC's way), is one player")
+    func oneProgramTwoConnections() throws {
+        let desktop = try Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        let pid = try desktop.fake("twin", ["--two-connections"])
+        #expect(eventually { desktop.apps().contains("mpris.twin") }, "\(desktop.bridgeLog)")
+        #expect(
+            eventually { (try? desktop.playerctl(["-l"]))?.contains("twin.instance\(pid)") == true }, "both names are on the bus")
+        usleep(300_000)
+        #expect(desktop.apps().filter { $0.hasPrefix("mpris.twin") } == ["mpris.twin"], "one app: \(desktop.apps())")
+        #expect(desktop.hasApp { $0.app == "mpris.twin" && $0.isActive }, "playing: active, not interrupted by its twin")
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.fakeLog("twin").contains("status Paused") }, "PL3: paused by the call")
+        try desktop.system(.systemSession(.call, begin: false))
+        #expect(
+            eventually { desktop.fakeLog("twin").split(separator: "\n").last?.hasPrefix("status Playing") == true },
+            "PL4: played again after it")
+        PulseFixture.end(pid)
+        #expect(eventually { desktop.apps().isEmpty }, "gone with its process: \(desktop.apps())")
+    }
+
     @Test(
         "PL3, PL6 with a scripted player: one that cannot pause is stopped and played after; a slow or malformed one is other audio"
     )
