@@ -216,6 +216,7 @@ let package = Package(
             name: "PulseBackendTests",
             dependencies: [
                 "PulseBackend", "AudioSessionEngine", "AudioSession", "AudioSessionMedia", "AudioSessionRuntime",
+                "AudioSessionConfiguration",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
@@ -233,7 +234,11 @@ let package = Package(
         // Apple's AVAudioSession surface: the symbol list (apple-symbols.txt) and what the newer
         // and deprecated members do here.
         .testTarget(
-            name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioSession", "AudioSessionModel"],
+            name: "AVFAudioTests",
+            dependencies: [
+                "AVFAudio", "AudioSession", "AudioSessionModel", "AudioSessionRuntime",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["apple-symbols.txt"], swiftSettings: strict),
         .testTarget(
             name: "AudioSessionConfigurationTests",

@@ -9,12 +9,12 @@ import Logging
 public enum ConfigurationFile {
     static let topKeys = [
         "socket", "backend", "pulse-server", "device", "duck-level", "state-dir", "permission-prompt", "log-level",
-        "limits", "trust",
+        "limits", "trust", "policy",
     ]
     package static let limitKeys = [
         "hello-timeout", "pre-welcome-frame", "max-connections", "max-connections-per-uid", "queued-output", "warning-interval",
     ]
-    static let trustKeys = ["mode", "controllers", "monitors", "manifests", "app-start-state"]
+    static let trustKeys = ["mode", "controllers", "monitors", "manifests", "app-start-state", "system-session-roles"]
 
     /// The settings of the file at `path`, over `base` (keys the file does not give keep
     /// `base`'s values).
@@ -69,6 +69,10 @@ public enum ConfigurationFile {
         if let node = values["trust"] {
             (settings.trust, settings.manifestDirectory) = try trust(node, fields)
         }
+        if let node = values["policy"] {
+            settings.policy = try PolicySection.read(node, fields)
+            try PolicySection.checkCarriedOut(settings.policy, node, fields)
+        }
         return settings
     }
 
@@ -105,7 +109,9 @@ public enum ConfigurationFile {
             try fields.choice(node, "trust.mode", as: TrustPolicy.Mode.self)
         }
         guard mode == .system else {
-            if let key = ["controllers", "monitors", "manifests", "app-start-state"].first(where: { values[$0] != nil }) {
+            if let key = ["controllers", "monitors", "manifests", "app-start-state", "system-session-roles"].first(where: {
+                values[$0] != nil
+            }) {
                 throw fields.error("trust.\(key) applies to the system trust mode only (trust.mode: system)", at: values[key])
             }
             return (.user, nil)
@@ -119,6 +125,16 @@ public enum ConfigurationFile {
                 throw fields.error("trust.app-start-state must be foreground or background, not '\(text)'", at: node)
             }
             policy.appStartState = text == "foreground" ? .foreground : .background
+        }
+        if let node = values["system-session-roles"] {
+            policy.systemSessionRoles = []
+            for item in try fields.list(node, "trust.system-session-roles") {
+                let role = try fields.string(item, "trust.system-session-roles")
+                guard OtherAudio.isValidLabel(role) else {
+                    throw fields.error("trust.system-session-roles: '\(role)' is no media role", at: item)
+                }
+                policy.systemSessionRoles.insert(role)
+            }
         }
         var directory: String?
         if let node = values["manifests"] {

@@ -28,12 +28,45 @@ public struct ConfigurationSummary {
             lines.append("  controllers: root\(Self.describe(trust.controllers))")
             lines.append("  monitors: root, the controllers\(Self.describe(trust.monitors))")
             lines.append("  app-start-state: \(trust.appStartState)")
+            lines.append("  system-session-roles: \(trust.systemSessionRoles.sorted().joined(separator: ", "))")
             lines.append("  manifests: \(settings.manifestDirectory ?? "(none: no app has a capability)")")
             for app in trust.manifests.keys.sorted() {
                 lines.append("    \(app): \(trust.manifests[app]!.capabilities.names)")
             }
         }
+        lines += Self.policy(settings.policy, duckLevel: settings.duckLevel)
         text = lines.joined(separator: "\n")
+    }
+
+    /// POL4: the effective table, first match first, defaults included.
+    static func policy(_ policy: DevicePolicy, duckLevel: Double) -> [String] {
+        var lines = ["policy (first match wins):", "  streams that are no app's or player's:"]
+        for entry in policy.streams + DevicePolicy.builtInStreams {
+            lines.append("    \(describe(entry.match)) -> \(entry.action)    \(entry.origin)")
+        }
+        lines.append("    any other stream -> other-audio    default (§7)")
+        lines.append("  players (§16):")
+        for entry in policy.players {
+            lines.append("    \(describe(entry.match)) -> \(entry.action)    \(entry.origin)")
+        }
+        lines.append("    any other player -> \(DevicePolicy.Intent.player)    default (PL1)")
+        let roles = policy.duckLevelByRole.keys.sorted().map { "\($0) \(policy.duckLevelByRole[$0]!)" }
+        lines.append(
+            "  duck levels: \(duckLevel) (duck-level)" + (roles.isEmpty ? "" : "; by role: " + roles.joined(separator: ", ")))
+        return lines
+    }
+
+    static func describe(_ match: DevicePolicy.StreamMatch) -> String {
+        let parts = [("role", match.role), ("application-name", match.applicationName), ("binary", match.binary)]
+            .compactMap { key, glob in glob.map { "\(key) \($0)" } }
+        return parts.isEmpty ? "any stream" : parts.joined(separator: ", ")
+    }
+
+    static func describe(_ match: DevicePolicy.PlayerMatch) -> String {
+        let parts = [("identity", match.identity), ("bus-name", match.busName)].compactMap { key, glob in
+            glob.map { "\(key) \($0)" }
+        }
+        return parts.isEmpty ? "any player" : parts.joined(separator: ", ")
     }
 
     private static func describe(_ set: PeerSet) -> String {

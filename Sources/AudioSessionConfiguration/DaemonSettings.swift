@@ -25,6 +25,8 @@ public struct DaemonSettings: Sendable, Equatable {
     public var trust = TrustPolicy.user
     /// Where the manifests were read (`trust.manifests`).
     public var manifestDirectory: String?
+    /// §17: what streams and players that declare nothing intend (`policy:`).
+    public var policy = DevicePolicy()
 
     public init() {}
 
@@ -32,7 +34,7 @@ public struct DaemonSettings: Sendable, Equatable {
     public var profile: DeviceProfile { device ?? (backend == .pulse ? .desktop : .iphone) }
 
     /// What the arbiter may change while running.
-    public var rules: Arbiter.Rules { Arbiter.Rules(trust: trust, permissionPolicy: permissionPrompt) }
+    public var rules: Arbiter.Rules { Arbiter.Rules(trust: trust, permissionPolicy: permissionPrompt, policy: policy) }
 
     /// The keys whose change a reload cannot apply (they take effect on the next start).
     public func restartOnlyChanges(to new: DaemonSettings) -> [String] {
@@ -53,6 +55,7 @@ public struct DaemonSettings: Sendable, Equatable {
         if permissionPrompt != new.permissionPrompt { keys.append("permission-prompt") }
         if limits != new.limits { keys.append("limits") }
         if trust != new.trust { keys.append("trust") }
+        if policy != new.policy { keys.append("policy") }
         return keys
     }
 }

@@ -29,6 +29,13 @@ extension Engine {
         actLikeActivation(index, addsInterruptSpoken: false, &context)
     }
 
+    /// O1, M1 without a session: whether an app could set this configuration (the device
+    /// policy's entries are checked so, §17; the error is the one `setCategory` would throw).
+    public static func checkConfiguration(_ category: Category, _ mode: Mode, _ options: CategoryOptions) throws(SessionError) {
+        try validate(category, options)
+        try validate(mode, category)
+    }
+
     /// O1: every option must be known and valid for the category (implied ones may be set too).
     static func validate(_ category: Category, _ options: CategoryOptions) throws(SessionError) {
         // A bit that no named option covers (0x10 alone, say) is not an option.

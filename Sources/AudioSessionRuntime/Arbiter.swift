@@ -26,12 +26,14 @@ public final class Arbiter: Sendable {
         public var permissionPolicy: PermissionPolicy
         /// T1: the trust mode and its lists (reloadable: `reload(_:)`).
         public var trust: TrustPolicy
+        /// §17: what streams and players that declare nothing intend (reloadable: `reload(_:)`).
+        public var policy: DevicePolicy
         /// Nanoseconds since 1970 for event timestamps (injected so tests need no real clock).
         public var now: @Sendable () -> UInt64
 
         public init(
             profile: DeviceProfile = .iphone, duckLevel: Double = 0.2, store: SettingsStore? = nil,
-            permissionPolicy: PermissionPolicy = .ask, trust: TrustPolicy = .user,
+            permissionPolicy: PermissionPolicy = .ask, trust: TrustPolicy = .user, policy: DevicePolicy = DevicePolicy(),
             now: @escaping @Sendable () -> UInt64 = { 0 }
         ) {
             self.profile = profile
@@ -39,6 +41,7 @@ public final class Arbiter: Sendable {
             self.store = store
             self.permissionPolicy = permissionPolicy
             self.trust = trust
+            self.policy = policy
             self.now = now
         }
     }
@@ -47,10 +50,13 @@ public final class Arbiter: Sendable {
     public struct Rules: Sendable, Equatable {
         public var trust: TrustPolicy
         public var permissionPolicy: PermissionPolicy
+        /// §17: what streams and players that declare nothing intend.
+        public var policy: DevicePolicy
 
-        public init(trust: TrustPolicy, permissionPolicy: PermissionPolicy) {
+        public init(trust: TrustPolicy, permissionPolicy: PermissionPolicy, policy: DevicePolicy = DevicePolicy()) {
             self.trust = trust
             self.permissionPolicy = permissionPolicy
+            self.policy = policy
         }
     }
 
@@ -112,6 +118,8 @@ public final class Arbiter: Sendable {
         var rules: Rules
         /// §16: the player each player app speaks for, by app (PL1).
         var players: [AppID: PlayerClaim] = [:]
+        /// POL3: the media role of each stream of other audio that has one, by id.
+        var otherAudioRoles: [String: String] = [:]
         /// MS3: when media services were lost (the sound server went away), by `now`; nil
         /// while they stand.
         var mediaServicesLostSince: UInt64?
@@ -130,7 +138,8 @@ public final class Arbiter: Sendable {
         var engine = Engine(profile: configuration.profile, duckLevel: configuration.duckLevel)
         let (settings, owners) = try configuration.store?.loadState() ?? (DeviceSettings(), [:])
         do { try engine.restore(settings) } catch { throw StoreError(error.message) }
-        let rules = Rules(trust: configuration.trust, permissionPolicy: configuration.permissionPolicy)
+        let rules = Rules(
+            trust: configuration.trust, permissionPolicy: configuration.permissionPolicy, policy: configuration.policy)
         self.state = Mutex(
             State(engine: engine, savedSettings: settings, owners: owners, savedOwners: owners, rules: rules))
         self.configuration = configuration
@@ -292,6 +301,12 @@ extension Arbiter {
     public func report(_ event: SystemEvent) -> SessionError? {
         state.withLock { state in
             if case .failed(let error) = perform(.system(event), &state) { return error }
+            // POL3: the role of each stream of other audio, for its duck level.
+            switch event {
+            case .otherAudioStarted(let audio): state.otherAudioRoles[audio.id] = audio.role
+            case .otherAudioStopped(let id): state.otherAudioRoles[id] = nil
+            default: break
+            }
             return nil
         }
     }

@@ -28,6 +28,15 @@ public struct TrustPolicy: Sendable, Equatable {
     public var manifests: [AppID: AppManifest]
     /// System mode: the state an app starts in when it connects, until a controller moves it.
     public var appStartState: AppState
+    /// System mode, POL5: the media roles whose streams the device policy may make a system
+    /// session (a call or an alarm); a stream of another role stays other audio whatever the
+    /// table says. Role phone by default (I4's built-in rule).
+    public var systemSessionRoles: Set<String> = ["phone"]
+
+    /// POL5: whether a stream of `role` may begin a system session under this trust.
+    public func allowsSystemSession(forRole role: String?) -> Bool {
+        mode == .user || role.map(systemSessionRoles.contains) == true
+    }
 
     /// The user mode (the default).
     public static let user = TrustPolicy(mode: .user)

@@ -7,8 +7,9 @@ import CPulse
 /// `pulse:INDEX`), which governs it as the engine's own concept: it counts in
 /// `otherAudioPlaying`; the arbiter's gain for it (the duck level while an app's duckOthers
 /// session is active) multiplies its volume; it is muted while a non-mixable session plays (a
-/// client cannot pause another's stream) or a call is on. A foreign stream with
-/// `media.role=phone` is a call (I4).
+/// client cannot pause another's stream) or a call is on. The device policy (§17, POL2) may make
+/// a stream a system session while it plays instead — a call (I4: the built-in rule for
+/// `media.role=phone`) or an alarm — and sets a duck level for its role (POL3).
 ///
 /// Ducks stay out of the server's saved per-role volumes (module-stream-restore, and PipeWire's
 /// restore): a stream starting while others of its role are ducked may start at the ducked
@@ -16,7 +17,8 @@ import CPulse
 /// the duck — it is ducked once, not twice, and comes back to the role's own volume.
 extension PulseBackend {
     struct ForeignStream {
-        var isCall: Bool
+        /// POL2: the system session it holds while it plays (a call, an alarm), or nil: other audio.
+        var system: SystemSessionKind?
         var role: String?
         var channels: UInt8
         /// The stream's own volume, before any duck of ours (nil: not known yet).
@@ -71,16 +73,34 @@ extension PulseBackend {
         let role = stream.properties["media.role"]
         // A role we have ducked: the server may have started this stream at the ducked volume.
         let ownVolume = role.flatMap { role in state.withLock { $0.roleVolumes[role] } } ?? stream.volume
-        let foreign = ForeignStream(isCall: stream.isCall, role: role, channels: stream.channels, ownVolume: ownVolume)
-        if stream.isCall {
-            let calls = state.withLock { $0.streams.values.filter(\.isCall).count }
-            if calls == 0, let error = arbiter.report(.systemSession(.call, begin: true)) {
+        let facts = StreamFacts(
+            role: role, applicationName: stream.properties["application.name"],
+            binary: stream.properties["application.process.binary"])
+        let rules = arbiter.rules
+        let (action, origin) = rules.policy.action(for: facts)
+        var system: SystemSessionKind?
+        if case .system(let kind) = action {
+            // POL5: in the system trust mode, only the roles the configuration allows.
+            if rules.trust.allowsSystemSession(forRole: role) {
+                system = kind
+            } else {
+                logger.notice(
+                    "a stream stays other audio: its role may not begin a system session (trust.system-session-roles)",
+                    metadata: ["stream": "\(stream.index)", "role": "\(role ?? "none")", "policy": "\(origin)"])
+            }
+        }
+        let foreign = ForeignStream(system: system, role: role, channels: stream.channels, ownVolume: ownVolume)
+        if let system {
+            // One system session of a kind however many streams hold it (several phone streams: one call).
+            let holding = state.withLock { $0.streams.values.filter { $0.system == system }.count }
+            if holding == 0, let error = arbiter.report(.systemSession(system, begin: true)) {
                 logger.warning(
-                    "cannot begin a call for a phone stream", metadata: ["stream": "\(stream.index)", "error": "\(error)"])
+                    "cannot begin a system session for a stream",
+                    metadata: ["stream": "\(stream.index)", "session": "\(system)", "policy": "\(origin)", "error": "\(error)"])
             }
         }
         state.withLock { $0.streams[stream.index] = foreign }
-        if !stream.isCall {
+        if system == nil {
             let name = stream.properties["application.name"].flatMap { OtherAudio.isValidLabel($0) ? $0 : nil } ?? ""
             let audio = OtherAudio(
                 id: Self.otherAudioID(of: stream.index), name: name,
@@ -91,14 +111,20 @@ extension PulseBackend {
             }
         }
         logger.debug(
-            "other audio", metadata: ["stream": "\(stream.index)", "app": "\(stream.properties["application.name"] ?? "?")"])
+            system.map { "system \($0)" } ?? "other audio",
+            metadata: [
+                "stream": "\(stream.index)", "app": "\(stream.properties["application.name"] ?? "?")", "policy": "\(origin)",
+            ])
     }
 
     func streamRemoved(_ index: UInt32) {
         guard let stream = state.withLock({ $0.streams.removeValue(forKey: index) }) else { return }
-        if !stream.isCall { arbiter.report(.otherAudioStopped(id: Self.otherAudioID(of: index))) }
-        let callsLeft = state.withLock { $0.streams.values.filter(\.isCall).count }
-        if stream.isCall, callsLeft == 0 { arbiter.report(.systemSession(.call, begin: false)) }
+        guard let system = stream.system else {
+            arbiter.report(.otherAudioStopped(id: Self.otherAudioID(of: index)))
+            return
+        }
+        let left = state.withLock { $0.streams.values.filter { $0.system == system }.count }
+        if left == 0 { arbiter.report(.systemSession(system, begin: false)) }
     }
 
     /// On the queue: the gain and mute the arbiter gives a stream of other audio (D1, C11, OA2, I4).

@@ -41,9 +41,6 @@ public struct PulseStream: Hashable, Sendable {
     /// The app whose session governs this stream: ours carry its id.
     public var app: String? { properties[Self.appProperty] }
 
-    /// I4: a foreign stream with `media.role=phone` is a call.
-    public var isCall: Bool { properties["media.role"] == "phone" }
-
     /// The uid of the user whose process plays it (`application.process.user`, as the server
     /// reports it), `nil` when not said or not a user of this system (T4).
     public var uid: UInt32? {

@@ -147,7 +147,7 @@ struct Daemon: AsyncParsableCommand {
             let arbiter = try Arbiter(
                 configuration: .init(
                     profile: settings.profile, duckLevel: settings.duckLevel, store: store,
-                    permissionPolicy: settings.permissionPrompt, trust: settings.trust,
+                    permissionPolicy: settings.permissionPrompt, trust: settings.trust, policy: settings.policy,
                     now: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) }),
                 logger: logger)
             // The one door: the simulated device, or the sound server's backend.

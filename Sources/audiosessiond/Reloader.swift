@@ -4,7 +4,8 @@ import Logging
 import Synchronization
 
 /// SIGHUP: reads the configuration file again and applies what can change while running (log
-/// level, permission prompts, limits, trust) without dropping a connection. A file with a
+/// level, permission prompts, limits, trust, the device policy: §17, for streams and players
+/// that appear afterwards) without dropping a connection. A file with a
 /// problem changes nothing (the error is logged); keys that need a restart are named.
 final class Reloader: Sendable {
     private let daemon: Daemon
@@ -48,6 +49,7 @@ final class Reloader: Sendable {
         applied.limits = new.limits
         applied.trust = new.trust
         applied.manifestDirectory = new.manifestDirectory
+        applied.policy = new.policy
         level.current = applied.logLevel
         service.limits.replace(with: applied.limits)
         service.arbiter.reload(applied.rules)

@@ -128,8 +128,10 @@ final class PulseFixture: Sendable {
     func unload(_ module: String) throws { try pactl(["unload-module", module]) }
 
     /// A foreign app playing silence (`pacat` from /dev/zero) with a media role; kill the pid to stop it.
-    func play(role: String) throws -> pid_t {
-        try spawn(["/usr/bin/pacat", "--playback", "--raw", "--property=media.role=\(role)", "/dev/zero"])
+    func play(role: String, application: String? = nil) throws -> pid_t {
+        try spawn(
+            ["/usr/bin/pacat", "--playback", "--raw", "--property=media.role=\(role)", "/dev/zero"]
+                + (application.map { ["--property=application.name=\($0)"] } ?? []))
     }
 
     /// A foreign app playing a sound file: `paplay` on PulseAudio, `pw-play` (PipeWire's own

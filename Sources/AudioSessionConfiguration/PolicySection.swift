@@ -1,0 +1,186 @@
+import AudioSessionModel
+import AudioSessionRuntime
+
+/// §17: the configuration file's `policy:` — what streams and players that declare nothing
+/// intend. Every entry is checked as an app's `setCategory` would be (O1, M1), every pattern
+/// read, and an entry that an earlier one hides completely is an error (it could never apply).
+enum PolicySection {
+    static let keys = ["players", "streams", "duck-level-by-role"]
+    static let streamKeys = ["match", "session", "system", "other-audio"]
+    static let streamMatchKeys = ["role", "application-name", "binary"]
+    static let playerKeys = ["match", "category", "mode", "options", "ignore"]
+    static let playerMatchKeys = ["identity", "bus-name"]
+    static let intentKeys = ["category", "mode", "options"]
+    /// POL1: what a player or a stream may be (no recording: nobody asked it to record).
+    static let categories = ["playback", "ambient", "soloAmbient"]
+    static let options = ["mixWithOthers", "duckOthers", "interruptSpokenAudioAndMixWithOthers"]
+
+    static func read(_ node: YAMLNode, _ fields: YAMLFields) throws(ConfigurationError) -> DevicePolicy {
+        let values = try fields.mapping(node, "policy", known: keys)
+        var policy = DevicePolicy()
+        for (index, item) in try fields.list(values["streams"], "policy.streams").enumerated() {
+            policy.streams.append(try stream(item, "policy.streams[\(index + 1)]", fields))
+        }
+        if let (later, earlier) = DevicePolicy.hiddenStream(policy.streams) {
+            throw fields.error(
+                "policy.streams[\(later + 1)] never applies: policy.streams[\(earlier + 1)] matches every stream it matches",
+                at: try fields.list(values["streams"], "policy.streams")[later])
+        }
+        for (index, item) in try fields.list(values["players"], "policy.players").enumerated() {
+            policy.players.append(try player(item, "policy.players[\(index + 1)]", fields))
+        }
+        if let (later, earlier) = DevicePolicy.hiddenPlayer(policy.players) {
+            throw fields.error(
+                "policy.players[\(later + 1)] never applies: policy.players[\(earlier + 1)] matches every player it matches",
+                at: try fields.list(values["players"], "policy.players")[later])
+        }
+        if let node = values["duck-level-by-role"] {
+            guard case .mapping(let pairs, _) = node else {
+                throw fields.error("policy.duck-level-by-role must map roles to levels (music: 0.1)", at: node)
+            }
+            for (key, value) in pairs {
+                guard let role = key.text, OtherAudio.isValidLabel(role) else {
+                    throw fields.error("policy.duck-level-by-role: a role must be a plain word", at: key)
+                }
+                guard policy.duckLevelByRole[role] == nil else {
+                    throw fields.error("policy.duck-level-by-role: '\(role)' is given twice", at: key)
+                }
+                policy.duckLevelByRole[role] = try fields.double(value, "policy.duck-level-by-role.\(role) (POL3)", in: 0...1)
+            }
+        }
+        return policy
+    }
+
+    /// POL2: one stream entry: a match and exactly one of session, system, other-audio.
+    static func stream(
+        _ node: YAMLNode, _ name: String, _ fields: YAMLFields
+    ) throws(ConfigurationError)
+        -> DevicePolicy.StreamEntry
+    {
+        let values = try fields.mapping(node, name, known: streamKeys)
+        let match = try fields.mapping(requiredMatch(values, node, name, fields), "\(name).match", known: streamMatchKeys)
+        let actions = ["session", "system", "other-audio"].filter { values[$0] != nil }
+        guard actions.count == 1, let key = actions.first else {
+            throw fields.error("\(name) must say one of session:, system: or other-audio: (it says \(actions.count))", at: node)
+        }
+        let action: DevicePolicy.StreamAction
+        switch key {
+        case "session":
+            let intent = try fields.mapping(values["session"]!, "\(name).session", known: intentKeys)
+            action = .session(try self.intent(intent, values["session"]!, "\(name).session", fields))
+        case "system":
+            let kind = try fields.string(values["system"]!, "\(name).system")
+            switch kind {
+            case "call": action = .system(.call)
+            case "alarm": action = .system(.alarm)
+            default: throw fields.error("\(name).system must be call or alarm, not '\(kind)'", at: values["system"])
+            }
+        default:
+            guard values["other-audio"]?.text == "true" else {
+                throw fields.error("\(name).other-audio must be true", at: values["other-audio"])
+            }
+            action = .otherAudio
+        }
+        return DevicePolicy.StreamEntry(
+            match: DevicePolicy.StreamMatch(
+                role: try glob(match["role"], "\(name).match.role", fields),
+                applicationName: try glob(match["application-name"], "\(name).match.application-name", fields),
+                binary: try glob(match["binary"], "\(name).match.binary", fields)),
+            action: action, origin: "\(name) (\(fields.file):\(node.line))")
+    }
+
+    /// POL1: one player entry: a match and an intent, or ignore.
+    static func player(
+        _ node: YAMLNode, _ name: String, _ fields: YAMLFields
+    ) throws(ConfigurationError)
+        -> DevicePolicy.PlayerEntry
+    {
+        let values = try fields.mapping(node, name, known: playerKeys)
+        let match = try fields.mapping(requiredMatch(values, node, name, fields), "\(name).match", known: playerMatchKeys)
+        let action: DevicePolicy.PlayerAction
+        if let ignore = values["ignore"] {
+            guard ignore.text == "true" else { throw fields.error("\(name).ignore must be true", at: ignore) }
+            if let other = intentKeys.first(where: { values[$0] != nil }) {
+                throw fields.error("\(name) says ignore: and \(other): — a player ignored has no intent", at: values[other])
+            }
+            action = .ignore
+        } else {
+            action = .intent(try intent(values, node, name, fields))
+        }
+        return DevicePolicy.PlayerEntry(
+            match: DevicePolicy.PlayerMatch(
+                identity: try glob(match["identity"], "\(name).match.identity", fields),
+                busName: try glob(match["bus-name"], "\(name).match.bus-name", fields)),
+            action: action, origin: "\(name) (\(fields.file):\(node.line))")
+    }
+
+    static func requiredMatch(
+        _ values: [String: YAMLNode], _ node: YAMLNode, _ name: String, _ fields: YAMLFields
+    )
+        throws(ConfigurationError) -> YAMLNode
+    {
+        guard let match = values["match"] else { throw fields.error("\(name) needs a match:", at: node) }
+        return match
+    }
+
+    /// A category (default playback), mode and options, checked as setCategory checks them.
+    static func intent(
+        _ values: [String: YAMLNode], _ node: YAMLNode, _ name: String, _ fields: YAMLFields
+    )
+        throws(ConfigurationError) -> DevicePolicy.Intent
+    {
+        var category = Category.playback
+        if let node = values["category"] {
+            let text = try fields.string(node, "\(name).category")
+            guard categories.contains(text), let value = Category(name: text) else {
+                throw fields.error(
+                    "\(name).category must be one of \(categories.joined(separator: ", ")), not '\(text)'", at: node)
+            }
+            category = value
+        }
+        var mode = Mode.default
+        if let node = values["mode"] {
+            let text = try fields.string(node, "\(name).mode")
+            guard let value = Mode(name: text) else {
+                throw fields.error(
+                    "\(name).mode: no mode '\(text)' (\(Mode.allCases.map(\.name).joined(separator: ", ")))", at: node)
+            }
+            mode = value
+        }
+        var chosen: CategoryOptions = []
+        for item in try fields.list(values["options"], "\(name).options") {
+            let text = try fields.string(item, "\(name).options")
+            guard options.contains(text), let option = CategoryOptions(name: text) else {
+                throw fields.error("\(name).options: '\(text)' is not one of \(options.joined(separator: ", "))", at: item)
+            }
+            chosen.insert(option)
+        }
+        do {
+            return try DevicePolicy.Intent(category: category, mode: mode, options: chosen)
+        } catch {
+            throw fields.error("\(name): an app's setCategory would be refused: \(error)", at: node)
+        }
+    }
+
+    /// What the daemon cannot carry out yet is refused rather than read and ignored: a stream
+    /// hosted as a session of its own (POL2 `session:`) and the players' table (POL1, which the
+    /// players bridge must ask for). Both are read and checked above; this is the one gate.
+    static func checkCarriedOut(_ policy: DevicePolicy, _ node: YAMLNode, _ fields: YAMLFields) throws(ConfigurationError) {
+        if let entry = policy.streams.first(where: { if case .session = $0.action { true } else { false } }) {
+            throw fields.error(
+                "\(entry.origin): a stream hosted as a session of its own (session:) is not carried out by this version yet; "
+                    + "use system: or other-audio:", at: node)
+        }
+        if let entry = policy.players.first {
+            throw fields.error(
+                "\(entry.origin): the players' table (policy.players) is not carried out by this version yet; "
+                    + "every MPRIS player is a playback app (PL1)", at: node)
+        }
+    }
+
+    static func glob(_ node: YAMLNode?, _ name: String, _ fields: YAMLFields) throws(ConfigurationError) -> Glob? {
+        guard let node else { return nil }
+        let text = try fields.string(node, name)
+        do { return try Glob(text) } catch { throw fields.error("\(name): \(error)", at: node) }
+    }
+}

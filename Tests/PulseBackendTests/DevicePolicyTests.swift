@@ -1,0 +1,112 @@
+import AudioSession
+import AudioSessionConfiguration
+import AudioSessionRuntime
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PulseBackend
+
+/// §17 POL2, POL3 on real servers: streams that declare nothing get the intent the table gives
+/// their role and application — a system alarm, other audio, a duck level of their own — and a
+/// reloaded table applies to the next stream.
+@Suite("Device policy on real servers (§17)", .serialized)
+struct DevicePolicyTests {
+    static func policy(_ text: String) throws -> DevicePolicy {
+        try ConfigurationFile.parse(text, file: "policy.yaml").policy
+    }
+
+    static let table = """
+        policy:
+          streams:
+            - match: {role: alarm}
+              system: alarm
+            - match: {role: phone, application-name: "softphone-test*"}
+              other-audio: true
+          duck-level-by-role: {music: 0.1}
+        """
+
+    @Test(
+        "POL2: an alarm-role stream is the system alarm while it plays: our app is interrupted and resumed with shouldResume",
+        arguments: ServerKind.allCases)
+    func alarmStream(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        defer { backend.close(); pulse.stop() }
+        arbiter.reload(Arbiter.Rules(trust: .user, permissionPolicy: .ask, policy: try Self.policy(Self.table)))
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        defer { music.close() }
+        let heard = Heard(music)
+        try music.setCategory(.playback)
+        try music.setActive(true)
+        let alarm = try pulse.play(role: "alarm")
+        #expect(eventually { (try? music.status().isInterrupted) == true }, "\(kind): interrupted by the alarm")
+        #expect(arbiter.engine.deviceStatus.systemSessions == [.alarm])
+        #expect(arbiter.deviceStatus.otherAudio.isEmpty, "the alarm's stream is no other audio")
+        PulseFixture.end(alarm)
+        #expect(eventually { arbiter.engine.deviceStatus.systemSessions.isEmpty }, "\(kind): the alarm ended with its stream")
+        #expect(eventually { heard.contains(.interruptionEnded(shouldResume: true)) }, "\(kind): \(heard.all)")
+    }
+
+    @Test(
+        "POL2: a phone-role stream an entry sets to other-audio is no call; POL3: a music stream ducks to its role's level",
+        arguments: ServerKind.allCases)
+    func otherAudioAndRoleDuck(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        defer { backend.close(); pulse.stop() }
+        arbiter.reload(Arbiter.Rules(trust: .user, permissionPolicy: .ask, policy: try Self.policy(Self.table)))
+        let phone = try pulse.play(role: "phone", application: "softphone-test")
+        defer { PulseFixture.end(phone) }
+        #expect(eventually { arbiter.deviceStatus.otherAudio.count == 1 }, "\(kind): other audio, as the table says")
+        #expect(arbiter.engine.deviceStatus.systemSessions.isEmpty, "no call")
+
+        let music = try pulse.play(role: "music")
+        defer { PulseFixture.end(music) }
+        #expect(eventually { backend.foreignStreams.count == 2 })
+        let navigation = AudioSession(appID: "navigation", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        defer { navigation.close() }
+        try navigation.setCategory(.playback, options: [.mixWithOthers, .duckOthers])
+        try navigation.setActive(true)
+        // D1 at the device's 0.2 for the phone-role stream, 0.1 for music (POL3).
+        #expect(
+            eventually { Set(backend.foreignStreams.values.map(\.gain)) == [0.2, 0.1] }, "\(kind): \(backend.foreignStreams)")
+
+        // SIGHUP's path: a new table applies to the next stream.
+        arbiter.reload(Arbiter.Rules(trust: .user, permissionPolicy: .ask, policy: DevicePolicy()))
+        let call = try pulse.play(role: "phone", application: "softphone-test")
+        defer { PulseFixture.end(call) }
+        #expect(eventually { arbiter.engine.deviceStatus.systemSessions == [.call] }, "\(kind): the built-in rule again")
+    }
+
+    @Test(
+        "POL5: in the system trust mode an alarm-role stream stays other audio unless trust lists its role",
+        arguments: ServerKind.allCases)
+    func systemModeRoles(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        defer { backend.close(); pulse.stop() }
+        var trust = TrustPolicy(mode: .system)
+        arbiter.reload(Arbiter.Rules(trust: trust, permissionPolicy: .ask, policy: try Self.policy(Self.table)))
+        let first = try pulse.play(role: "alarm")
+        #expect(eventually { arbiter.deviceStatus.otherAudio.count == 1 }, "\(kind): other audio, not an alarm")
+        #expect(arbiter.engine.deviceStatus.systemSessions.isEmpty)
+        PulseFixture.end(first)
+        #expect(eventually { arbiter.deviceStatus.otherAudio.isEmpty })
+
+        trust.systemSessionRoles.insert("alarm")
+        arbiter.reload(Arbiter.Rules(trust: trust, permissionPolicy: .ask, policy: try Self.policy(Self.table)))
+        let second = try pulse.play(role: "alarm")
+        defer { PulseFixture.end(second) }
+        #expect(
+            eventually { arbiter.engine.deviceStatus.systemSessions == [.alarm] },
+            "\(kind): allowed, the alarm; \(arbiter.deviceStatus.otherAudio) \(backend.foreignStreams)")
+    }
+
+    /// Everything a session heard, in order.
+    final class Heard: Sendable {
+        private let notifications = Mutex<[SessionNotification]>([])
+        init(_ session: AudioSession) {
+            session.addNotificationHandler { [self] notification in notifications.withLock { $0.append(notification) } }
+        }
+        var all: [SessionNotification] { notifications.withLock { $0 } }
+        func contains(_ notification: SessionNotification) -> Bool { all.contains(notification) }
+    }
+}
