@@ -162,15 +162,10 @@ enum PolicySection {
         }
     }
 
-    /// What the daemon cannot carry out yet is refused rather than read and ignored: a stream
-    /// hosted as a session of its own (POL2 `session:`) and the players' table (POL1, which the
-    /// players bridge must ask for). Both are read and checked above; this is the one gate.
+    /// What the daemon cannot carry out yet is refused rather than read and ignored: the
+    /// players' table (POL1, which the players bridge must ask for). It is read and checked
+    /// above; this is the one gate.
     static func checkCarriedOut(_ policy: DevicePolicy, _ node: YAMLNode, _ fields: YAMLFields) throws(ConfigurationError) {
-        if let entry = policy.streams.first(where: { if case .session = $0.action { true } else { false } }) {
-            throw fields.error(
-                "\(entry.origin): a stream hosted as a session of its own (session:) is not carried out by this version yet; "
-                    + "use system: or other-audio:", at: node)
-        }
         if let entry = policy.players.first {
             throw fields.error(
                 "\(entry.origin): the players' table (policy.players) is not carried out by this version yet; "

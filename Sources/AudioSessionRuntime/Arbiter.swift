@@ -120,6 +120,8 @@ public final class Arbiter: Sendable {
         var players: [AppID: PlayerClaim] = [:]
         /// POL3: the media role of each stream of other audio that has one, by id.
         var otherAudioRoles: [String: String] = [:]
+        /// POL2: the sessions the daemon hosts for streams, by app.
+        var hosted: [AppID: HostedSession] = [:]
         /// MS3: when media services were lost (the sound server went away), by `now`; nil
         /// while they stand.
         var mediaServicesLostSince: UInt64?
@@ -181,27 +183,36 @@ public final class Arbiter: Sendable {
                     "refused a hello the trust policy does not allow", metadata: ["peer": "\(peer)", "error": "\(refusal)"])
                 return .failure(refusal)
             }
-            if case .app(let app, let capabilities) = hello.role {
-                if let player = hello.player, let refusal = Self.refusal(of: player, from: peer) { return .failure(refusal) }
-                if let refusal = claim(app, by: peer, &state) { return .failure(refusal) }
-                let start = trust.mode == .system ? trust.appStartState : .foreground
-                do throws(SessionError) { try state.engine.register(app, capabilities: capabilities, state: start) } catch {
-                    return .failure(error)
-                }
-            }
-            let id = state.nextConnection
-            state.nextConnection += 1
-            state.connections[id] = Connection(role: hello.role, peer: peer, sink: sink, trust: trust)
-            if case .app(let app, _) = hello.role {
-                state.connectionByApp[app] = id
-                if let player = hello.player {
-                    state.players[app] = player
-                    state.backend?.playersChanged()
-                }
-            }
-            logger.debug("connected", metadata: ["connection": "#\(id)", "role": "\(hello.role)", "peer": "\(peer)"])
-            return .success(ConnectionID(rawValue: id))
+            if let player = hello.player, let refusal = Self.refusal(of: player, from: peer) { return .failure(refusal) }
+            return register(
+                hello, peer: peer, sink: sink, start: trust.mode == .system ? trust.appStartState : .foreground, &state)
         }
+    }
+
+    /// A connection the trust policy admitted, or the daemon's own (`hostSession`): its app id
+    /// claimed and registered, then the connection recorded.
+    func register(
+        _ hello: Hello, peer: PeerCredentials, sink: any ConnectionSink, start: AppState, _ state: inout State
+    ) -> Result<ConnectionID, SessionError> {
+        if case .app(let app, let capabilities) = hello.role {
+            if let refusal = claim(app, by: peer, &state) { return .failure(refusal) }
+            do throws(SessionError) { try state.engine.register(app, capabilities: capabilities, state: start) } catch {
+                return .failure(error)
+            }
+        }
+        let trust = state.rules.trust
+        let id = state.nextConnection
+        state.nextConnection += 1
+        state.connections[id] = Connection(role: hello.role, peer: peer, sink: sink, trust: trust)
+        if case .app(let app, _) = hello.role {
+            state.connectionByApp[app] = id
+            if let player = hello.player {
+                state.players[app] = player
+                state.backend?.playersChanged()
+            }
+        }
+        logger.debug("connected", metadata: ["connection": "#\(id)", "role": "\(hello.role)", "peer": "\(peer)"])
+        return .success(ConnectionID(rawValue: id))
     }
 
     /// T2: an app id belongs to the uid that first registered it (for the daemon's lifetime, and
@@ -246,6 +257,7 @@ public final class Arbiter: Sendable {
             state.subscribers.removeAll { $0 == connection.rawValue }
             guard let app = gone.app else { return }
             state.connectionByApp[app] = nil
+            state.hosted[app] = nil
             if state.players.removeValue(forKey: app) != nil { state.backend?.playersChanged() }
             let outcome = state.engine.apply(.departure(app))
             logger.debug("app departed", metadata: ["app": "\(app)", "peer": "\(gone.peer)"])
@@ -305,6 +317,7 @@ extension Arbiter {
             switch event {
             case .otherAudioStarted(let audio): state.otherAudioRoles[audio.id] = audio.role
             case .otherAudioStopped(let id): state.otherAudioRoles[id] = nil
+            case .systemSession(_, begin: false): restartWaitingHostedSessions(state)
             default: break
             }
             return nil

@@ -177,6 +177,8 @@ extension PulseBackend {
         let (plugged, streams) = state.withLock { ($0.plugged.keys.sorted(), $0.streams.keys.sorted()) }
         for uid in plugged { unplug(uid, because: "the server went away") }
         for index in streams { streamRemoved(index) }  // other audio stopped; the last call's stream ends the call
+        let hosted = state.withLock { $0.hostedStreams.keys.sorted() }
+        for index in hosted { hostedStreamRemoved(index) }  // POL2: their sessions depart
         state.withLock { $0.forgetServer() }
     }
 

@@ -41,7 +41,7 @@ extension PulseBackend {
     /// other audio. A stream that changed hands since it was last seen leaves its old keeper.
     func streamReported(_ stream: PulseStream) {
         let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
-        if let app = stream.app ?? playerApp(of: stream) {
+        if let app = stream.app ?? playerApp(of: stream) ?? hostedApp(of: stream) {
             if !stream.isRecord, state.withLock({ $0.streams[stream.index] }) != nil {
                 streamRemoved(stream.index)  // was other audio: a player's own now
             }

@@ -30,6 +30,8 @@ public final class PulseBackend: AudioBackend {
         var streams: [UInt32: ForeignStream] = [:]
         /// The client library's own streams, playback and record.
         var ownStreams: [StreamKey: OwnStream] = [:]
+        /// POL2: the streams whose sessions the runtime hosts, by sink-input index.
+        var hostedStreams: [UInt32: AppID] = [:]
         /// The own volume of each media role some of whose streams are ducked.
         var roleVolumes: [String: UInt32] = [:]
         /// HW7: the default sink.
@@ -144,7 +146,11 @@ public final class PulseBackend: AudioBackend {
         case .streamPresent(let stream):
             streamReported(stream)  // own, a player's, or other audio (PulseBackend+Players.swift)
         case .streamRemoved(let index, let isRecord):
-            if !ownStreamRemoved(index, isRecord: isRecord), !isRecord { streamRemoved(index) }
+            if ownStreamRemoved(index, isRecord: isRecord) {
+                if !isRecord { hostedStreamRemoved(index) }
+            } else if !isRecord {
+                streamRemoved(index)
+            }
         case .defaultSink(let name):
             state.withLock { $0.defaultSink = name }
             followOutputVolume()

@@ -281,7 +281,8 @@ public final class PulseServer: @unchecked Sendable {
         "device.profile.name", "api.bluez5.profile", "device.description",
     ]
     static let streamKeys = [
-        "media.role", "application.name", "application.process.id", "application.process.user", PulseStream.appProperty,
+        "media.role", "application.name", "application.process.id", "application.process.user", "application.process.binary",
+        PulseStream.appProperty,
     ]
 
     private static func properties(_ list: OpaquePointer?, _ keys: [String] = deviceKeys) -> [String: String] {

@@ -14,7 +14,7 @@ public struct PulseStream: Hashable, Sendable {
     /// A source output: the server's indexes of these and of sink inputs are separate.
     public var isRecord: Bool
     public var channels: UInt8
-    /// `media.role`, `application.name`, `application.process.id`, `application.process.user`,
+    /// `media.role`, `application.name`, `application.process.id`, `application.process.user`, `application.process.binary`,
     /// `audiosession.app`.
     public var properties: [String: String]
     public var isMuted: Bool

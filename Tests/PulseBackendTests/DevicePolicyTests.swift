@@ -100,6 +100,43 @@ struct DevicePolicyTests {
             "\(kind): allowed, the alarm; \(arbiter.deviceStatus.otherAudio) \(backend.foreignStreams)")
     }
 
+    @Test(
+        "POL2 session: a navigation stream is a hosted session: it ducks music while it plays, a call mutes it until it ends",
+        arguments: ServerKind.allCases)
+    func navigationStream(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        defer { backend.close(); pulse.stop() }
+        let table = """
+            policy:
+              streams:
+                - match: {role: navigation}
+                  session: {category: playback, mode: voicePrompt, options: [mixWithOthers, duckOthers]}
+            """
+        arbiter.reload(Arbiter.Rules(trust: .user, permissionPolicy: .ask, policy: try Self.policy(table)))
+        let music = try pulse.play(role: "music")
+        defer { PulseFixture.end(music) }
+        #expect(eventually { backend.foreignStreams.count == 1 }, "\(kind): music is other audio")
+        let navigation = try pulse.play(role: "navigation")
+        #expect(
+            eventually { backend.ownStreams.values.contains { $0.app == "stream.navigation.pacat" && !$0.muted } },
+            "\(kind): a hosted session's own stream, playing: \(backend.ownStreams)")
+        #expect(arbiter.status(of: "stream.navigation.pacat")?.isOutputRunning == true)
+        #expect(arbiter.hostedOrigin(of: "stream.navigation.pacat") == "policy.streams[1] (policy.yaml:3)")
+        #expect(eventually { backend.foreignStreams.values.map(\.gain) == [0.2] }, "\(kind): D1, music ducked")
+
+        // I4: a call interrupts it: muted (a stream cannot be paused) until the call ends.
+        #expect(arbiter.report(.systemSession(.call, begin: true)) == nil)
+        #expect(eventually { backend.ownStreams.values.contains { $0.app == "stream.navigation.pacat" && $0.muted } })
+        #expect(arbiter.report(.systemSession(.call, begin: false)) == nil)
+        #expect(
+            eventually { backend.ownStreams.values.contains { $0.app == "stream.navigation.pacat" && !$0.muted } },
+            "\(kind): playing again after the call")
+
+        PulseFixture.end(navigation)
+        #expect(eventually { arbiter.status(of: "stream.navigation.pacat") == nil }, "\(kind): its session departed")
+        #expect(eventually { backend.foreignStreams.values.map(\.gain) == [1] }, "\(kind): the duck ended with it")
+    }
+
     /// Everything a session heard, in order.
     final class Heard: Sendable {
         private let notifications = Mutex<[SessionNotification]>([])

@@ -1,0 +1,104 @@
+import AudioSessionModel
+import AudioSessionWire
+import Dispatch
+
+/// POL2 `session:`: a sound-server stream that declared nothing, given an intent by the device
+/// policy, becomes an app of its own whose session the daemon holds: id `stream.` + role +
+/// binary, registered by the daemon itself (capabilities background-audio and now-playing, app
+/// state foreground, whatever the trust mode: the device's configuration is the authority), its
+/// category set as the table says, active with output running while the stream runs. It takes
+/// part in arbitration like any app's — it ducks, mixes, interrupts and is interrupted — and the
+/// backend governs the stream as the app's own (its gain, muted while its output is stopped).
+/// A stream cannot be paused: interrupted, it is muted until the interruption ends, and then
+/// its session is activated again (with or without shouldResume: the stream never stopped);
+/// refused (A3 during a call), it waits muted until the system session ends.
+extension Arbiter {
+    /// Where hosted sessions are activated again, off the arbiter's lock.
+    static let hostedQueue = DispatchQueue(label: "audiosession.hosted-sessions")
+
+    /// Hosts a session for a stream: `preferred`, or `preferred.2`, `.3` … when that id is
+    /// connected; its category set and its output started. Returns the app id, or nil when it
+    /// cannot be hosted (the reason logged; the stream then stays other audio).
+    public func hostSession(_ preferred: AppID, intent: DevicePolicy.Intent, origin: String) -> AppID? {
+        let hosted = state.withLock { state -> (AppID, ConnectionID)? in
+            var app = preferred
+            var suffix = 2
+            while state.connectionByApp[app] != nil {
+                app = AppID("\(preferred.rawValue).\(suffix)")
+                suffix += 1
+            }
+            let hello = Hello(role: .app(app, [.backgroundAudio, .nowPlaying]))
+            switch register(
+                hello, peer: .thisProcess, sink: HostedSessionSink(arbiter: self, app: app), start: .foreground, &state)
+            {
+            case .success(let connection):
+                state.hosted[app] = HostedSession(connection: connection, origin: origin)
+                return (app, connection)
+            case .failure(let error):
+                logger.warning("cannot host a session for a stream", metadata: ["app": "\(app)", "error": "\(error)"])
+                return nil
+            }
+        }
+        guard let (app, connection) = hosted else { return nil }
+        let reply = handle(.call(.setCategory(intent.category, mode: intent.mode, options: intent.options)), from: connection)
+        if case .failed(let error) = reply {
+            logger.warning("cannot set a hosted session's category", metadata: ["app": "\(app)", "error": "\(error)"])
+        }
+        startHostedOutput(app)
+        logger.info("hosted a session for a stream", metadata: ["app": "\(app)", "intent": "\(intent)", "policy": "\(origin)"])
+        return app
+    }
+
+    /// The stream ended: its session departs, as a disconnected app's would.
+    public func endHostedSession(_ app: AppID) {
+        guard let connection = state.withLock({ $0.hosted.removeValue(forKey: app)?.connection }) else { return }
+        disconnect(connection)
+    }
+
+    /// The policy entry that made `app` a hosted session (POL4), nil for any other app.
+    public func hostedOrigin(of app: AppID) -> String? { state.withLock { $0.hosted[app]?.origin } }
+
+    /// IO1: output starts, activating the session first; refused, it waits (muted) until an
+    /// interruption or a system session ends.
+    func startHostedOutput(_ app: AppID) {
+        guard let connection = state.withLock({ $0.hosted[app]?.connection }) else { return }
+        if case .failed(let error) = handle(.call(.startOutput), from: connection) {
+            logger.debug("a hosted session waits, muted", metadata: ["app": "\(app)", "error": "\(error)"])
+        }
+    }
+
+    /// After a system session ended: every hosted session that is not running tries again.
+    func restartWaitingHostedSessions(_ state: State) {
+        let waiting = state.hosted.keys.filter { state.engine.status(of: $0)?.isOutputRunning == false }
+        guard !waiting.isEmpty else { return }
+        Self.hostedQueue.async { [weak self] in
+            for app in waiting { self?.startHostedOutput(app) }
+        }
+    }
+}
+
+/// A hosted session's record in the arbiter.
+struct HostedSession: Sendable {
+    var connection: Arbiter.ConnectionID
+    /// The policy entry that made it (POL4).
+    var origin: String
+}
+
+/// A hosted session's connection: it hears its notifications and, at an interruption's end,
+/// starts its output again (off the arbiter's lock, as `ConnectionSink` requires).
+final class HostedSessionSink: ConnectionSink {
+    weak let arbiter: Arbiter?
+    let app: AppID
+
+    init(arbiter: Arbiter, app: AppID) {
+        self.arbiter = arbiter
+        self.app = app
+    }
+
+    func send(_ message: ServerMessage) {
+        guard case .event(.notification(_, .interruptionEnded)) = message else { return }
+        Arbiter.hostedQueue.async { [arbiter, app] in arbiter?.startHostedOutput(app) }
+    }
+
+    func close() {}
+}
