@@ -69,10 +69,7 @@ public enum ConfigurationFile {
         if let node = values["trust"] {
             (settings.trust, settings.manifestDirectory) = try trust(node, fields)
         }
-        if let node = values["policy"] {
-            settings.policy = try PolicySection.read(node, fields)
-            try PolicySection.checkCarriedOut(settings.policy, node, fields)
-        }
+        if let node = values["policy"] { settings.policy = try PolicySection.read(node, fields) }
         return settings
     }
 

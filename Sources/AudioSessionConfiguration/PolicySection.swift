@@ -162,17 +162,6 @@ enum PolicySection {
         }
     }
 
-    /// What the daemon cannot carry out yet is refused rather than read and ignored: the
-    /// players' table (POL1, which the players bridge must ask for). It is read and checked
-    /// above; this is the one gate.
-    static func checkCarriedOut(_ policy: DevicePolicy, _ node: YAMLNode, _ fields: YAMLFields) throws(ConfigurationError) {
-        if let entry = policy.players.first {
-            throw fields.error(
-                "\(entry.origin): the players' table (policy.players) is not carried out by this version yet; "
-                    + "every MPRIS player is a playback app (PL1)", at: node)
-        }
-    }
-
     static func glob(_ node: YAMLNode?, _ name: String, _ fields: YAMLFields) throws(ConfigurationError) -> Glob? {
         guard let node else { return nil }
         let text = try fields.string(node, name)

@@ -61,8 +61,9 @@ public struct PlayerMachine: Sendable {
     }
 
     public enum Command: Sendable, Equatable {
-        /// Connect the player's app (id, MPRIS identity, process) with its intent (PL1).
-        case register(PlayerID, app: AppID, identity: String, processID: Int32)
+        /// Connect the player's app (id, MPRIS identity, process, the last part of its bus name);
+        /// the daemon gives it its intent (PL1, POL1).
+        case register(PlayerID, app: AppID, identity: String, processID: Int32, busName: String)
         /// PL2: activate the session and report output running; refused → `activationRefused`.
         case activate(PlayerID)
         /// PL2: output stopped, the session deactivated (without notifyOthers).
@@ -112,11 +113,19 @@ public struct PlayerMachine: Sendable {
 
     public init() {}
 
+    /// The prefix of every MPRIS player's bus name.
+    public static let busPrefix = "org.mpris.MediaPlayer2."
+
+    /// A bus name's part after `org.mpris.MediaPlayer2.` (`vlc.instance42`): what POL1's
+    /// `bus-name:` matches.
+    public static func lastPart(ofBusName name: String) -> String {
+        name.hasPrefix(busPrefix) ? String(name.dropFirst(busPrefix.count)) : name
+    }
+
     /// The app id of a bus name (PL1): `mpris.` + the name's part after `org.mpris.MediaPlayer2.`,
     /// reduced to T3's characters (others become `_`), at most 255 bytes.
     public static func appID(forBusName name: String) -> AppID {
-        let prefix = "org.mpris.MediaPlayer2."
-        let part = name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+        let part = lastPart(ofBusName: name)
         let safe = String(
             part.unicodeScalars.map { scalar -> Character in
                 switch scalar {
@@ -184,7 +193,9 @@ public struct PlayerMachine: Sendable {
             app: Self.appID(forBusName: description.busName), uid: description.uid, status: description.status,
             canPause: description.canPause, canControl: description.canControl)
         var commands: [Command] = [
-            .register(id, app: player.app, identity: description.identity, processID: description.processID)
+            .register(
+                id, app: player.app, identity: description.identity, processID: description.processID,
+                busName: Self.lastPart(ofBusName: description.busName))
         ]
         if description.status == .playing {
             player.active = true

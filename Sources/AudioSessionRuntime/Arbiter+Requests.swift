@@ -112,10 +112,12 @@ extension Arbiter {
             guard reader.sees(connection.peer.uid) else { continue }
             // PL7: a player's app shows the player's process, not the bridge's that connected it.
             let player = state.players[app]
+            let hosted = state.hosted[app]
             apps.append(
                 AppSnapshot(
                     app: app, pid: player?.processID ?? connection.peer.pid, uid: connection.peer.uid, status: status,
-                    player: player?.identity))
+                    player: player?.identity, kind: player != nil ? .player : hosted != nil ? .stream : .client,
+                    policy: state.playerOrigins[app] ?? hosted?.origin))
         }
         apps.sort { $0.app < $1.app }
         var device = state.engine.deviceStatus

@@ -122,6 +122,8 @@ public final class Arbiter: Sendable {
         var otherAudioRoles: [String: String] = [:]
         /// POL2: the sessions the daemon hosts for streams, by app.
         var hosted: [AppID: HostedSession] = [:]
+        /// POL1, POL4: the policy entry that gave each player app its intent.
+        var playerOrigins: [AppID: String] = [:]
         /// MS3: when media services were lost (the sound server went away), by `now`; nil
         /// while they stand.
         var mediaServicesLostSince: UInt64?
@@ -183,9 +185,28 @@ public final class Arbiter: Sendable {
                     "refused a hello the trust policy does not allow", metadata: ["peer": "\(peer)", "error": "\(refusal)"])
                 return .failure(refusal)
             }
-            if let player = hello.player, let refusal = Self.refusal(of: player, from: peer) { return .failure(refusal) }
-            return register(
-                hello, peer: peer, sink: sink, start: trust.mode == .system ? trust.appStartState : .foreground, &state)
+            var intent: (DevicePolicy.Intent, origin: String)?
+            if let player = hello.player {
+                if let refusal = Self.refusal(of: player, from: peer) { return .failure(refusal) }
+                // POL1: the device policy's intent for the player, or it is not governed at all.
+                switch state.rules.policy.action(forPlayer: player.identity, busName: player.busName) {
+                case (.ignore, let origin):
+                    return .failure(
+                        SessionError(.badParam, "POL1: the device policy ignores this player (\(origin)); it stays other audio"))
+                case (.intent(let chosen), let origin): intent = (chosen, origin)
+                }
+            }
+            let start = trust.mode == .system ? trust.appStartState : .foreground
+            let registered = register(hello, peer: peer, sink: sink, start: start, &state)
+            if case .success = registered, let (chosen, origin) = intent, case .app(let app, _) = hello.role {
+                // The player's category is the table's from its first step; the bridge sets none.
+                state.playerOrigins[app] = origin
+                let call = AppCall.setCategory(chosen.category, mode: chosen.mode, options: chosen.options)
+                if case .failed(let error) = perform(.app(app, call), &state) {
+                    logger.warning("cannot give a player its intent", metadata: ["app": "\(app)", "error": "\(error)"])
+                }
+            }
+            return registered
         }
     }
 
@@ -258,6 +279,7 @@ public final class Arbiter: Sendable {
             guard let app = gone.app else { return }
             state.connectionByApp[app] = nil
             state.hosted[app] = nil
+            state.playerOrigins[app] = nil
             if state.players.removeValue(forKey: app) != nil { state.backend?.playersChanged() }
             let outcome = state.engine.apply(.departure(app))
             logger.debug("app departed", metadata: ["app": "\(app)", "peer": "\(gone.peer)"])

@@ -21,6 +21,7 @@ extension ClientMessage {
             w.write(hello.player) { w, player in
                 w.write(player.processID)
                 w.write(player.identity)
+                w.write(player.busName)
             }
         case .request(let id, let request):
             w.write(tag: ClientMessageTag.request)
@@ -45,7 +46,9 @@ extension ClientMessage {
             case .monitor: role = .monitor
             }
             let player = try r.readOptional("player") { r throws(WireError) in
-                PlayerClaim(processID: try r.readInt32("player pid"), identity: try r.readString("player identity"))
+                PlayerClaim(
+                    processID: try r.readInt32("player pid"), identity: try r.readString("player identity"),
+                    busName: try r.readString("player bus name"))
             }
             self = .hello(Hello(version: version, role: role, player: player))
         case .request:

@@ -2,7 +2,7 @@ import AudioSessionModel
 
 /// The protocol version this build speaks; the handshake refuses any other (docs/protocol.md).
 public enum ProtocolVersion {
-    public static let current: UInt16 = 5
+    public static let current: UInt16 = 6
 }
 
 /// Who a connection is. Declared once, in the hello; the daemon checks it against the
@@ -37,10 +37,14 @@ public struct Hello: Hashable, Sendable {
 public struct PlayerClaim: Hashable, Sendable {
     public var processID: Int32
     public var identity: String
+    /// The last part of its MPRIS bus name (`vlc`, `chromium.instance42`): what the device
+    /// policy's `bus-name:` matches (POL1).
+    public var busName: String
 
-    public init(processID: Int32, identity: String) {
+    public init(processID: Int32, identity: String, busName: String = "") {
         self.processID = processID
         self.identity = identity
+        self.busName = busName
     }
 }
 
@@ -153,6 +157,24 @@ public struct DeviceSnapshot: Hashable, Sendable {
     }
 }
 
+/// What an app is to the daemon (POL4).
+public enum AppKind: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// A program that uses the library and declares its own intent.
+    case client
+    /// Another program's MPRIS player, held by the players bridge (§16).
+    case player
+    /// A sound-server stream whose session the daemon hosts (POL2 `session:`).
+    case stream
+
+    public var description: String {
+        switch self {
+        case .client: "client"
+        case .player: "player"
+        case .stream: "stream"
+        }
+    }
+}
+
 /// One connected app in a `DeviceSnapshot`.
 public struct AppSnapshot: Hashable, Sendable {
     public var app: AppID
@@ -171,9 +193,19 @@ public struct AppSnapshot: Hashable, Sendable {
     public var route: Route
     /// PL7: the MPRIS identity of the player the app is (nil for a client of its own).
     public var player: String?
+    /// POL4: a client, a player or a stream.
+    public var kind: AppKind
+    /// POL4: the device policy's entry that gave a player or stream its intent (`policy.players[1]
+    /// (FILE:LINE)`, `default: playback (PL1)`); nil for a client, which declares its own.
+    public var policy: String?
 
-    public init(app: AppID, pid: Int32, uid: UInt32, status: SessionStatus, player: String? = nil) {
+    public init(
+        app: AppID, pid: Int32, uid: UInt32, status: SessionStatus, player: String? = nil, kind: AppKind = .client,
+        policy: String? = nil
+    ) {
         self.player = player
+        self.kind = kind
+        self.policy = policy
         self.app = app
         self.pid = pid
         self.uid = uid
@@ -191,9 +223,11 @@ public struct AppSnapshot: Hashable, Sendable {
     public init(
         app: AppID, pid: Int32, uid: UInt32, category: Category, mode: Mode, options: CategoryOptions,
         isActive: Bool, isInterrupted: Bool, isOutputRunning: Bool, isInputRunning: Bool, outputGain: Double,
-        route: Route, player: String? = nil
+        route: Route, player: String? = nil, kind: AppKind = .client, policy: String? = nil
     ) {
         self.player = player
+        self.kind = kind
+        self.policy = policy
         self.app = app
         self.pid = pid
         self.uid = uid

@@ -17,6 +17,8 @@ extension WireWriter {
         write(a.outputGain)
         write(a.route)
         write(a.player) { $0.write($1) }
+        write(a.kind.rawValue)
+        write(a.policy) { $0.write($1) }
     }
 }
 
@@ -35,7 +37,15 @@ extension WireReader {
             isInputRunning: try readBool("input running"),
             outputGain: try readDouble("output gain"),
             route: try readRoute(),
-            player: try readOptional("player") { r throws(WireError) in try r.readString("player identity") }
+            player: try readOptional("player") { r throws(WireError) in try r.readString("player identity") },
+            kind: try readAppKind(),
+            policy: try readOptional("policy entry") { r throws(WireError) in try r.readString("policy entry") }
         )
+    }
+
+    mutating func readAppKind() throws(WireError) -> AppKind {
+        let raw = try readUInt8("app kind")
+        guard let kind = AppKind(rawValue: raw) else { throw WireError(.unknownTag, "app kind: no case \(raw)") }
+        return kind
     }
 }

@@ -280,14 +280,16 @@ final class Bridge: @unchecked Sendable {
     /// One command; what the machine says to an answer that comes at once (a refusal).
     private func carryOut(_ command: PlayerMachine.Command) -> [PlayerMachine.Command] {
         switch command {
-        case .register(let id, let app, let identity, let pid):
+        case .register(let id, let app, let identity, let pid, let busName):
             let session = AudioSession(
                 appID: app, capabilities: [.backgroundAudio, .nowPlaying], transport: transport,
-                player: PlayerClaim(processID: pid, identity: identity), poster: nil)
-            session.reappliesConfigurationAfterReset = false
+                player: PlayerClaim(processID: pid, identity: identity, busName: busName), poster: nil)
+            session.reappliesConfigurationAfterReset = false  // the daemon gives it its intent again
             session.addNotificationHandler { [weak self] notification in self?.post(.notification(id, notification)) }
             do {
-                try session.setCategory(.playback)  // PL1: the default intent, non-mixable
+                // PL1, POL1: the daemon sets the player's category from its policy (playback by
+                // default, non-mixable) or refuses a player the policy ignores.
+                try session.connect()
                 sessions[id] = session
                 logger.info("player", metadata: ["player": "\(identity)", "app": "\(app)", "pid": "\(pid)"])
                 return []

@@ -27,11 +27,13 @@ enum StatusPrinter {
             if app.isInterrupted { flags.append("interrupted") }
             if app.isOutputRunning { flags.append("output") }
             if app.isInputRunning { flags.append("input") }
-            // PL7: a player of another program, with its MPRIS identity.
-            let player = app.player.map { "  player \"\($0)\"" } ?? ""
+            // PL7: a player of another program, with its MPRIS identity; POL4: a player's or a
+            // stream's intent comes from the device policy's entry named here.
+            let player = app.player.map { "  player \"\($0)\"" } ?? (app.kind == .stream ? "  stream" : "")
+            let policy = app.policy.map { "  policy \($0)" } ?? ""
             lines.append(
                 "  \(app.app)  pid \(app.pid)  \(app.category)/\(app.mode) [\(app.options)]  \(flags.joined(separator: ","))"
-                    + "  gain \(app.outputGain)  route \(app.route)\(player)")
+                    + "  gain \(app.outputGain)  route \(app.route)\(player)\(policy)")
         }
         if snapshot.omittedApps > 0 { lines.append("  … and \(snapshot.omittedApps) more (left out to fit one reply)") }
         lines.append("other audio \(device.otherAudio.count)")
@@ -84,6 +86,7 @@ enum StatusPrinter {
                     "mode": app.mode.name, "options": app.options.rawValue, "active": app.isActive,
                     "interrupted": app.isInterrupted, "outputRunning": app.isOutputRunning,
                     "inputRunning": app.isInputRunning, "outputGain": app.outputGain, "player": app.player ?? NSNull(),
+                    "kind": "\(app.kind)", "policy": app.policy ?? NSNull(),
                     "route": ["inputs": app.route.inputs.map(port), "outputs": app.route.outputs.map(port)],
                 ]
             },

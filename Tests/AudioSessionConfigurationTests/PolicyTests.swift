@@ -35,19 +35,11 @@ struct PolicyTests {
             ?? DevicePolicy()
     }
 
-    @Test("What is not carried out yet is refused, not read and ignored: the players' table")
-    func notYetCarriedOut() throws {
-        let players = "policy:\n  players:\n    - match: {bus-name: vlc}\n      ignore: true\n"
-        do {
-            _ = try ConfigurationFile.parse(players, file: "car.yaml")
-            Issue.record("the players' table was accepted")
-        } catch {
-            #expect(error.message.contains("policy.players[1] (car.yaml:3): the players' table"), "\(error)")
-        }
-        let streams =
-            "policy:\n  streams:\n    - match: {role: navigation}\n      session: {options: [mixWithOthers, duckOthers]}\n"
-        let policy = try ConfigurationFile.parse(streams, file: "car.yaml").policy
-        #expect(policy.streams.first.map { if case .session = $0.action { true } else { false } } == true)
+    @Test("The configuration file reads the whole table (streams with a session, players)")
+    func wholeFile() throws {
+        let settings = try ConfigurationFile.parse(Self.car, file: "car.yaml")
+        #expect(settings.policy == (try Self.parse(Self.car)))
+        #expect(settings.rules.policy.players.count == 2, "the arbiter's rules carry it")
     }
 
     @Test("POL1, POL2, POL3: a car's table is read in order, first match wins, defaults after it")

@@ -19,6 +19,8 @@ struct PlayerMachineTests {
         #expect(PlayerMachine.appID(forBusName: "org.mpris.MediaPlayer2.Spotify") == "mpris.Spotify")
         #expect(PlayerMachine.appID(forBusName: "org.mpris.MediaPlayer2.odd name+1") == "mpris.odd_name_1")
         #expect(PlayerMachine.appID(forBusName: "org.mpris.MediaPlayer2.").rawValue.count > 6)
+        // POL1's bus-name: matches the last part as the bus says it, before T3's reduction.
+        #expect(PlayerMachine.lastPart(ofBusName: "org.mpris.MediaPlayer2.odd name+1") == "odd name+1")
     }
 
     @Test("PL1, PL2: a playing player registers and activates; paused by the user it deactivates; gone, it departs")
@@ -26,7 +28,10 @@ struct PlayerMachineTests {
         var machine = PlayerMachine()
         #expect(
             machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
-                == [.register(Self.mpv, app: "mpris.mpv", identity: "mpv Media Player", processID: 4242), .activate(Self.mpv)])
+                == [
+                    .register(Self.mpv, app: "mpris.mpv", identity: "mpv Media Player", processID: 4242, busName: "mpv"),
+                    .activate(Self.mpv),
+                ])
         #expect(machine.handle(.status(Self.mpv, .paused)) == [.deactivate(Self.mpv)])
         #expect(machine.handle(.status(Self.mpv, .playing)) == [.activate(Self.mpv)])
         #expect(machine.handle(.status(Self.mpv, .stopped)) == [.deactivate(Self.mpv)])

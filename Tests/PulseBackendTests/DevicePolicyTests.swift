@@ -1,6 +1,7 @@
 import AudioSession
 import AudioSessionConfiguration
 import AudioSessionRuntime
+import AudioSessionWire
 import Foundation
 import Synchronization
 import Testing
@@ -122,6 +123,14 @@ struct DevicePolicyTests {
             "\(kind): a hosted session's own stream, playing: \(backend.ownStreams)")
         #expect(arbiter.status(of: "stream.navigation.pacat")?.isOutputRunning == true)
         #expect(arbiter.hostedOrigin(of: "stream.navigation.pacat") == "policy.streams[1] (policy.yaml:3)")
+        let controller = try arbiter.connect(Hello(role: .controller), peer: .thisProcess, sink: DroppingSink()).get()
+        if case .device(let snapshot) = arbiter.handle(.deviceStatus, from: controller) {
+            let row = snapshot.apps.first { $0.app == "stream.navigation.pacat" }
+            #expect(
+                row?.kind == .stream && row?.policy == "policy.streams[1] (policy.yaml:3)", "POL4: \(String(describing: row))")
+        } else {
+            Issue.record("no device status")
+        }
         #expect(eventually { backend.foreignStreams.values.map(\.gain) == [0.2] }, "\(kind): D1, music ducked")
 
         // I4: a call interrupts it: muted (a stream cannot be paused) until the call ends.

@@ -14,14 +14,19 @@ struct FlappingServerTests {
         var socket: String { directory + "/socket" }
         var log: String { (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? "" }
 
-        init(server: String) throws {
+        /// With `config`, the daemon reads that configuration file (`reload(config:)` changes it).
+        init(server: String, config: String? = nil) throws {
             var template = Array("/tmp/audiosession-daemon-XXXXXX".utf8CString)
             directory = String(cString: mkdtemp(&template)!)
             let executable = FlappingServerTests.executable("audiosessiond")
-            let arguments = [
+            var arguments = [
                 executable, "--backend", "pulse", "--pulse-server", server, "--socket", directory + "/socket", "--log-level",
                 "info",
             ]
+            if let config {
+                try Self.write(config, to: directory + "/audiosessiond.yaml")
+                arguments += ["--config", directory + "/audiosessiond.yaml"]
+            }
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
@@ -38,6 +43,17 @@ struct FlappingServerTests {
                 stop()
                 throw PulseFixture.StartError(description: "the daemon did not listen: \(log)")
             }
+        }
+
+        /// A new configuration file, and SIGHUP.
+        func reload(config: String) throws {
+            try Self.write(config, to: directory + "/audiosessiond.yaml")
+            kill(pid, SIGHUP)
+        }
+
+        private static func write(_ text: String, to path: String) throws {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o644)  // the daemon reads only a file nobody else may change
         }
 
         func stop() {

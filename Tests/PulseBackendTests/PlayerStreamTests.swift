@@ -78,6 +78,52 @@ struct PlayerStreamTests {
     }
 }
 
+/// POL1, POL4 at the arbiter: a player's app gets the table's intent from its first step, or is
+/// refused when the table ignores it; status names its kind and the entry.
+@Suite("A player's intent from the device policy (POL1, POL4)")
+struct PlayerPolicyTests {
+    @Test("POL1: the first matching entry gives the intent; ignore refuses the player; no match is PL1's playback")
+    func intents() throws {
+        let arbiter = try Arbiter(configuration: .init(), logger: RealServerTests.quiet)
+        let mixing = try DevicePolicy.Intent(category: .playback, options: .mixWithOthers)
+        arbiter.reload(
+            Arbiter.Rules(
+                trust: .user, permissionPolicy: .ask,
+                policy: DevicePolicy(players: [
+                    .init(match: .init(busName: try Glob("chromium*")), action: .intent(mixing), origin: "entry 1"),
+                    .init(match: .init(identity: try Glob("Kodi")), action: .ignore, origin: "entry 2"),
+                ])))
+        func connect(_ app: AppID, _ identity: String, _ busName: String) -> Result<Arbiter.ConnectionID, SessionError> {
+            arbiter.connect(
+                Hello(role: .app(app, []), player: PlayerClaim(processID: getpid(), identity: identity, busName: busName)),
+                peer: .thisProcess, sink: DroppingSink())
+        }
+        _ = try connect("mpris.chromium.instance7", "Chromium", "chromium.instance7").get()
+        #expect(arbiter.status(of: "mpris.chromium.instance7")?.categoryOptions == .mixWithOthers)
+        guard case .failure(let ignored) = connect("mpris.kodi", "Kodi", "kodi") else {
+            Issue.record("an ignored player was connected")
+            return
+        }
+        #expect(ignored.message.hasPrefix("POL1: the device policy ignores this player (entry 2)"))
+        #expect(arbiter.status(of: "mpris.kodi") == nil)
+        _ = try connect("mpris.mpv", "mpv", "mpv").get()
+        #expect(arbiter.status(of: "mpris.mpv")?.category == .playback)
+        #expect(arbiter.status(of: "mpris.mpv")?.categoryOptions == [])
+
+        // POL4: each app's kind and the entry that gave its intent.
+        _ = try arbiter.connect(Hello(role: .app("plain.client", [])), peer: .thisProcess, sink: DroppingSink()).get()
+        let controller = try arbiter.connect(Hello(role: .controller), peer: .thisProcess, sink: DroppingSink()).get()
+        guard case .device(let snapshot) = arbiter.handle(.deviceStatus, from: controller) else {
+            Issue.record("no device status")
+            return
+        }
+        let rows = Dictionary(uniqueKeysWithValues: snapshot.apps.map { ($0.app, $0) })
+        #expect(rows["mpris.chromium.instance7"]?.kind == .player && rows["mpris.chromium.instance7"]?.policy == "entry 1")
+        #expect(rows["mpris.mpv"]?.policy == "default: playback (PL1)")
+        #expect(rows["plain.client"]?.kind == .client && rows["plain.client"]?.policy == nil)
+    }
+}
+
 /// A connection sink that drops everything.
 struct DroppingSink: ConnectionSink {
     func send(_ message: ServerMessage) {}

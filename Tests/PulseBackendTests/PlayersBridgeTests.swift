@@ -16,12 +16,12 @@ struct PlayersBridgeTests {
         private var children: [pid_t] = []
         let tone: String
 
-        init(_ kind: ServerKind) throws {
+        init(_ kind: ServerKind, config: String? = nil) throws {
             server = try PulseFixture(kind)
             busAddress = "unix:path=\(server.directory)/players-bus"
             tone = try PlaybackLevelTests.tone(server, seconds: 20, amplitude: 0.2, name: "podcast")
             do {
-                daemon = try FlappingServerTests.Daemon(server: server.server)
+                daemon = try FlappingServerTests.Daemon(server: server.server, config: config)
                 try startBus()
                 children.append(
                     try spawn(
@@ -166,6 +166,43 @@ struct PlayersBridgeTests {
         // suite may have narrowed it for a moment: the socket is born with its mode).
         chmod(output, 0o755)
         return output
+    }
+
+    @Test(
+        "POL1 through the bridge: a mixing player pauses nobody, an ignored one is other audio; SIGHUP: a new table for the next player, a bad one changes nothing"
+    )
+    func policyForPlayers() throws {
+        let desktop = try Desktop(
+            .pulseaudio,
+            config: """
+                policy:
+                  players:
+                    - match: {bus-name: "mixer*"}
+                      options: [mixWithOthers]
+                    - match: {identity: "Fake ignored"}
+                      ignore: true
+                """)
+        defer { desktop.stop() }
+        _ = try desktop.fake("exclusive")
+        #expect(eventually { desktop.hasApp { $0.app == "mpris.exclusive" && $0.isActive } }, "\(desktop.bridgeLog)")
+        _ = try desktop.fake("mixer")
+        #expect(eventually { desktop.hasApp { $0.app == "mpris.mixer" && $0.isActive && $0.options == .mixWithOthers } })
+        #expect(
+            desktop.hasApp { $0.app == "mpris.mixer" && $0.kind == .player && $0.policy?.hasPrefix("policy.players[1]") == true },
+            "POL4")
+        #expect(desktop.hasApp { $0.app == "mpris.exclusive" && $0.policy == "default: playback (PL1)" })
+        _ = try desktop.fake("ignored")
+        #expect(eventually { desktop.bridgeLog.contains("POL1: the device policy ignores this player") })
+        #expect(!desktop.apps().contains("mpris.ignored"), "ignored: other audio")
+
+        try desktop.daemon.reload(config: "policy:\n  players:\n    - match: {bus-name: x}\n      category: record\n")
+        #expect(eventually { desktop.daemon.log.contains("the configuration was not reloaded") }, "\(desktop.daemon.log)")
+        try desktop.daemon.reload(
+            config: "policy:\n  players:\n    - match: {bus-name: \"late*\"}\n      options: [mixWithOthers]\n")
+        #expect(eventually { desktop.daemon.log.contains("configuration reloaded") }, "\(desktop.daemon.log)")
+        _ = try desktop.fake("late")
+        #expect(eventually { desktop.hasApp { $0.app == "mpris.late" && $0.isActive && $0.options == .mixWithOthers } })
+        #expect(!desktop.fakeLog("exclusive").contains("status Paused"), "mixing players paused nobody")
     }
 
     @Test("PL1: a program on two bus connections, each owning one of its names (VLC's way), is one player")

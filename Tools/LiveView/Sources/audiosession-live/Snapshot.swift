@@ -30,7 +30,7 @@ enum Snapshot {
                     "app": app.app.rawValue, "pid": app.pid, "uid": app.uid, "category": "\(app.category)", "mode": "\(app.mode)",
                     "options": "\(app.options)", "active": app.isActive, "interrupted": app.isInterrupted,
                     "output": app.isOutputRunning, "input": app.isInputRunning, "gain": app.outputGain, "route": route(app.route),
-                    "player": app.player ?? NSNull(),
+                    "player": app.player ?? NSNull(), "kind": "\(app.kind)", "policy": app.policy ?? NSNull(),
                 ]
             },
             "omittedApps": snapshot.omittedApps,
