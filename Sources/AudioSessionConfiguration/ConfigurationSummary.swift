@@ -41,8 +41,9 @@ public struct ConfigurationSummary {
     /// POL4: the effective table, first match first, defaults included.
     static func policy(_ policy: DevicePolicy, duckLevel: Double) -> [String] {
         var lines = ["policy (first match wins):", "  streams that are no app's or player's:"]
-        for entry in policy.streams + DevicePolicy.builtInStreams {
-            lines.append("    \(describe(entry.match)) -> \(entry.action)    \(entry.origin)")
+        for (entry, hider) in policy.streamsInOrder {
+            let note = hider.map { " (never reached: \($0) matches first)" } ?? ""
+            lines.append("    \(describe(entry.match)) -> \(entry.action)    \(entry.origin)\(note)")
         }
         lines.append("    any other stream -> other-audio    default (§7)")
         lines.append("  players (§16):")

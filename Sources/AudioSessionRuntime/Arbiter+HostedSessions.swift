@@ -19,7 +19,10 @@ extension Arbiter {
     /// Hosts a session for a stream: `preferred`, or `preferred.2`, `.3` … when that id is
     /// connected; its category set and its output started. Returns the app id, or nil when it
     /// cannot be hosted (the reason logged; the stream then stays other audio).
-    public func hostSession(_ preferred: AppID, intent: DevicePolicy.Intent, origin: String) -> AppID? {
+    /// `processID`: the stream's process, shown in status (PL7's way for players).
+    public func hostSession(
+        _ preferred: AppID, intent: DevicePolicy.Intent, origin: String, processID: Int32? = nil
+    ) -> AppID? {
         let hosted = state.withLock { state -> (AppID, ConnectionID)? in
             var app = preferred
             var suffix = 2
@@ -32,7 +35,7 @@ extension Arbiter {
                 hello, peer: .thisProcess, sink: HostedSessionSink(arbiter: self, app: app), start: .foreground, &state)
             {
             case .success(let connection):
-                state.hosted[app] = HostedSession(connection: connection, origin: origin)
+                state.hosted[app] = HostedSession(connection: connection, origin: origin, processID: processID)
                 return (app, connection)
             case .failure(let error):
                 logger.warning("cannot host a session for a stream", metadata: ["app": "\(app)", "error": "\(error)"])
@@ -82,6 +85,8 @@ struct HostedSession: Sendable {
     var connection: Arbiter.ConnectionID
     /// The policy entry that made it (POL4).
     var origin: String
+    /// The stream's process, when the server says.
+    var processID: Int32?
 }
 
 /// A hosted session's connection: it hears its notifications and, at an interruption's end,

@@ -115,12 +115,18 @@ extension Arbiter {
             let hosted = state.hosted[app]
             apps.append(
                 AppSnapshot(
-                    app: app, pid: player?.processID ?? connection.peer.pid, uid: connection.peer.uid, status: status,
+                    app: app, pid: player?.processID ?? hosted?.processID ?? connection.peer.pid, uid: connection.peer.uid,
+                    status: status,
                     player: player?.identity, kind: player != nil ? .player : hosted != nil ? .stream : .client,
                     policy: state.playerOrigins[app] ?? hosted?.origin))
         }
         apps.sort { $0.app < $1.app }
         var device = state.engine.deviceStatus
+        for index in device.otherAudio.indices where device.otherAudio[index].gain < 1 {
+            // POL3: the duck a stream of a role with a level of its own is given (as carried out).
+            let role = device.otherAudio[index].audio.role
+            if let level = state.rules.policy.duckLevel(forRole: role) { device.otherAudio[index].gain = level }
+        }
         var violations = state.engine.invariantViolations
         if !reader.seesEveryApp {
             device = device.seen(by: reader.sees, ownerOf: state.uid(of:))

@@ -160,6 +160,15 @@ public struct DevicePolicy: Hashable, Sendable {
             match: StreamMatch(role: try! Glob("phone")), action: .system(.call), origin: "built-in: role phone is a call (I4)")
     ]
 
+    /// The entries streams are matched against, in order — the file's, then the built-in ones —
+    /// each built-in one with the file's entry that hides it, if one does (POL4 prints it).
+    public var streamsInOrder: [(entry: StreamEntry, hiddenBy: String?)] {
+        streams.map { ($0, nil) }
+            + Self.builtInStreams.map { builtIn in
+                (builtIn, streams.first { builtIn.match.isHidden(by: $0.match) }?.origin)
+            }
+    }
+
     /// What a stream that is no app's is, and which entry said so.
     public func action(for stream: StreamFacts) -> (action: StreamAction, origin: String) {
         for entry in streams + Self.builtInStreams where entry.match.matches(stream) { return (entry.action, entry.origin) }

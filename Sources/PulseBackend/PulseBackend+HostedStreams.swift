@@ -21,7 +21,8 @@ extension PulseBackend {
     func hostStream(_ stream: PulseStream, _ intent: DevicePolicy.Intent, origin: String) -> Bool {
         let preferred = Self.hostedAppID(
             role: stream.properties["media.role"], binary: stream.properties["application.process.binary"])
-        guard let app = arbiter.hostSession(preferred, intent: intent, origin: origin) else { return false }
+        let process = stream.properties["application.process.id"].flatMap { Int32($0) }
+        guard let app = arbiter.hostSession(preferred, intent: intent, origin: origin, processID: process) else { return false }
         state.withLock { $0.hostedStreams[stream.index] = app }
         ownStreamPresent(stream, app: app.rawValue)
         return true

@@ -1,5 +1,6 @@
 import AudioSessionModel
 import AudioSessionRuntime
+import Foundation
 import Testing
 
 @testable import AudioSessionConfiguration
@@ -33,6 +34,14 @@ struct PolicyTests {
         let values = try fields.mapping(root, "the configuration", known: ["policy"])
         return try values["policy"].map { (node: YAMLNode) throws(ConfigurationError) in try PolicySection.read(node, fields) }
             ?? DevicePolicy()
+    }
+
+    @Test(
+        "The shipped examples (config/examples: a car head unit, a desktop) are valid", arguments: ["car-head-unit", "desktop"])
+    func shippedExamples(_ name: String) throws {
+        let path = ConfigurationFileTests.root.appendingPathComponent("config/examples/\(name).yaml").path
+        let settings = try ConfigurationFile.read(path)
+        #expect(!settings.policy.streams.isEmpty)
     }
 
     @Test("The configuration file reads the whole table (streams with a session, players)")
@@ -74,10 +83,16 @@ struct PolicyTests {
         #expect(policy.duckLevel(forRole: "navigation") == nil && policy.duckLevel(forRole: nil) == nil)
     }
 
-    @Test("POL2: an entry may take role phone from the built-in rule")
+    @Test("POL2: an entry may take role phone from the built-in rule; --check-config says the built-in is never reached")
     func phoneOverridden() throws {
         let policy = try Self.parse("policy:\n  streams:\n    - match: {role: phone}\n      other-audio: true\n")
         #expect(policy.action(for: StreamFacts(role: "phone")).action == .otherAudio)
+        var settings = DaemonSettings()
+        settings.policy = policy
+        #expect(
+            ConfigurationSummary(settings, file: "car.yaml").text.contains(
+                "role phone -> system call    built-in: role phone is a call (I4) (never reached: policy.streams[1] (car.yaml:3) matches first)"
+            ))
     }
 
     @Test(

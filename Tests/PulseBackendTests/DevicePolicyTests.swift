@@ -70,6 +70,14 @@ struct DevicePolicyTests {
         // D1 at the device's 0.2 for the phone-role stream, 0.1 for music (POL3).
         #expect(
             eventually { Set(backend.foreignStreams.values.map(\.gain)) == [0.2, 0.1] }, "\(kind): \(backend.foreignStreams)")
+        // Status says what is carried out.
+        let controller = try arbiter.connect(Hello(role: .controller), peer: .thisProcess, sink: DroppingSink()).get()
+        if case .device(let snapshot) = arbiter.handle(.deviceStatus, from: controller) {
+            let gains = Dictionary(uniqueKeysWithValues: snapshot.device.otherAudio.map { ($0.audio.role ?? "", $0.gain) })
+            #expect(gains == ["phone": 0.2, "music": 0.1], "POL3 in status: \(gains)")
+        } else {
+            Issue.record("no device status")
+        }
 
         // SIGHUP's path: a new table applies to the next stream.
         arbiter.reload(Arbiter.Rules(trust: .user, permissionPolicy: .ask, policy: DevicePolicy()))
