@@ -20,6 +20,9 @@ let package = Package(
         .library(name: "AudioSessionClient", targets: ["AudioSessionClient"]),
         .library(name: "AVFAudio", targets: ["AVFAudio"]),
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
+        // Porting aids: `import Combine` (OpenCombine) and `import AVKit` (the session API only).
+        .library(name: "Combine", targets: ["Combine"]),
+        .library(name: "AVKit", targets: ["AVKit"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "AudioSessionMedia", targets: ["AudioSessionMedia"]),
         // Audio Session Services for C: libAudioSessionServices.so and AudioSessionServices.h.
@@ -36,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `swift package generate-documentation` for the DocC catalogs (no code of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `import Combine` for iOS code (the Combine product, a porting aid): OpenCombine's API.
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         // The model every layer shares: categories, modes, options, ports, routes, statuses,
@@ -94,6 +99,17 @@ let package = Package(
         .target(name: "AudioSession", dependencies: ["AudioSessionClient", "AudioSessionWire"], swiftSettings: strict),
         // Apple's names over AudioSession (no logic of its own), for code written for iOS.
         .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel"], swiftSettings: strict),
+        // Porting aids for iOS code: `import Combine` is OpenCombine re-exported; `import AVKit` is
+        // AVFoundation's session API re-exported (AVKit's view controllers stay out of scope).
+        .target(
+            name: "Combine",
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+            ],
+            swiftSettings: strict),
+        .target(name: "AVKit", dependencies: ["AVFoundation"], swiftSettings: strict),
         .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: strict),
         // The C API (SPEC §14): the public header, and Swift that only converts to AudioSession.
         .target(name: "CAudioSessionServices"),

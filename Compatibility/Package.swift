@@ -18,6 +18,8 @@ let package = Package(
                 // .product(name: "AVFoundation", package: "audiosession", condition: .when(platforms: [.linux]))
                 .product(name: "AVFoundation", package: repository),
                 .product(name: "AudioSession", package: repository),
+                .product(name: "Combine", package: repository),
+                .product(name: "AVKit", package: repository),
             ]
         )
     ],

@@ -180,6 +180,13 @@ public final class Arbiter: Sendable {
             if case .app(let app, _) = hello.role, let problem = Self.problem(with: app) {
                 return .failure(problem)  // T3, before the id is logged
             }
+            var hello = hello
+            if hello.player != nil, trust.mode == .system, case .app(let app, _) = hello.role {
+                // PL1 in the system trust mode: a player's app has what the device's manifest for
+                // its id grants (none without one), whatever the bridge declares — the device
+                // decides, and the player is governed rather than refused.
+                hello.role = .app(app, trust.manifests[app]?.capabilities ?? [])
+            }
             if let refusal = trust.refusal(of: hello.role, from: peer) {
                 logger.warning(
                     "refused a hello the trust policy does not allow", metadata: ["peer": "\(peer)", "error": "\(refusal)"])

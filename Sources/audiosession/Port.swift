@@ -16,9 +16,9 @@ struct Port: ParsableCommand {
             Runs the porting assistant (audiosession-port, built with \
             `swift build --package-path Tools/PortingAssistant`). Fixed: selector-based NotificationCenter \
             observers, @objc on their handlers, removeObserver(self), `catch let error as NSError` as the last \
-            clause. Reported: Combine, UIKit/AVKit/MediaPlayer/CallKit, other selectors and @objc, key-value \
-            observing. Exit status: 0 when nothing is left by hand, 1 when something is, 2 for an unreadable file \
-            or a missing assistant.
+            clause. Reported: UIKit/MediaPlayer/CallKit, other selectors and @objc, key-value observing \
+            (Combine and AVKit build with this package's Combine and AVKit products). Exit status: 0 when \
+            nothing is left by hand, 1 when something is, 2 for an unreadable file or a missing assistant.
             """)
 
     @Argument(help: "Swift files, or directories searched for .swift files.")

@@ -24,6 +24,9 @@ struct LayeringTests {
         "AudioSession": ["AudioSessionClient", "AudioSessionWire"],
         "AVFAudio": ["AudioSession", "AudioSessionModel"],
         "AVFoundation": ["AVFAudio"],
+        // Porting aids: OpenCombine re-exported, and AVFoundation re-exported for `import AVKit`.
+        "Combine": [],
+        "AVKit": ["AVFoundation"],
         "AudioSessionServices": ["CAudioSessionServices", "AudioSession", "AudioSessionModel"],
         "Scenarios": ["AudioSessionModel", "AudioSession", "AudioSessionWire", "AudioSessionEngine"],
         "AudioSessionMedia": ["AudioSession", "AudioSessionModel", "CSndFile", "CPulse", "PulseClient"],

@@ -124,6 +124,41 @@ struct PlayerPolicyTests {
     }
 }
 
+extension PlayerPolicyTests {
+    @Test("PL1 in the system trust mode: a player's app has its manifest's capabilities, and is not refused for declaring more")
+    func systemModeCapabilities() throws {
+        let arbiter = try Arbiter(configuration: .init(), logger: RealServerTests.quiet)
+        let manifest = AppManifest(capabilities: [.backgroundAudio, .nowPlaying], source: "mpris.granted.yaml")
+        arbiter.reload(
+            Arbiter.Rules(
+                trust: TrustPolicy(mode: .system, manifests: ["mpris.granted": manifest], appStartState: .background),
+                permissionPolicy: .ask))
+        func player(_ app: AppID) throws -> Arbiter.ConnectionID {
+            try arbiter.connect(
+                Hello(
+                    role: .app(app, [.backgroundAudio, .nowPlaying]),
+                    player: PlayerClaim(processID: getpid(), identity: app.rawValue, busName: app.rawValue)),
+                peer: .thisProcess, sink: DroppingSink()
+            ).get()
+        }
+        let granted = try player("mpris.granted")
+        let bare = try player("mpris.bare")
+        // In the background, a non-mixable playback session needs now-playing to start (A4).
+        #expect(arbiter.handle(.call(.setActive(true)), from: granted) == .done)
+        guard case .failed(let error) = arbiter.handle(.call(.setActive(true)), from: bare) else {
+            Issue.record("a player without a manifest started non-mixable from the background")
+            return
+        }
+        #expect(error.code == .cannotStartPlaying && error.message.hasPrefix("A4"), "\(error)")
+        // An ordinary app declaring beyond its manifest is still refused (T1).
+        let ordinary = arbiter.connect(Hello(role: .app("plain", [.nowPlaying])), peer: .thisProcess, sink: DroppingSink())
+        guard case .failure = ordinary else {
+            Issue.record("an app beyond its manifest was connected")
+            return
+        }
+    }
+}
+
 /// A connection sink that drops everything.
 struct DroppingSink: ConnectionSink {
     func send(_ message: ServerMessage) {}

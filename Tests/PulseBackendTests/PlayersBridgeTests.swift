@@ -198,11 +198,23 @@ struct PlayersBridgeTests {
         try desktop.daemon.reload(config: "policy:\n  players:\n    - match: {bus-name: x}\n      category: record\n")
         #expect(eventually { desktop.daemon.log.contains("the configuration was not reloaded") }, "\(desktop.daemon.log)")
         try desktop.daemon.reload(
-            config: "policy:\n  players:\n    - match: {bus-name: \"late*\"}\n      options: [mixWithOthers]\n")
+            config: """
+                policy:
+                  players:
+                    - match: {bus-name: "late*"}
+                      options: [mixWithOthers]
+                  streams:
+                    - match: {role: alarm}
+                      system: alarm
+                """)
         #expect(eventually { desktop.daemon.log.contains("configuration reloaded") }, "\(desktop.daemon.log)")
         _ = try desktop.fake("late")
         #expect(eventually { desktop.hasApp { $0.app == "mpris.late" && $0.isActive && $0.options == .mixWithOthers } })
         #expect(!desktop.fakeLog("exclusive").contains("status Paused"), "mixing players paused nobody")
+        // The new table applies to the next stream too: an alarm-role stream is the system alarm.
+        let alarm = try desktop.server.play(role: "alarm")
+        defer { PulseFixture.end(alarm) }
+        #expect(eventually { (try? desktop.snapshot().device.systemSessions) == [.alarm] }, "POL2 after SIGHUP")
     }
 
     @Test("PL1: a program on two bus connections, each owning one of its names (VLC's way), is one player")

@@ -20,16 +20,8 @@
 
 #include <MacTypes.h>
 
-/* The toolchain's CoreFoundation headers, the parts this API uses (CoreFoundation.h itself
- * needs blocks, which gcc does not take). They test __LITTLE_ENDIAN__, which gcc does not set. */
-#if !defined(__LITTLE_ENDIAN__) && !defined(__BIG_ENDIAN__)
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define __BIG_ENDIAN__ 1
-#else
-#define __LITTLE_ENDIAN__ 1
-#endif
-#endif
-#include <CoreFoundation/CFBase.h>
+/* The toolchain's CoreFoundation headers, the parts this API uses. */
+#include <AudioToolbox/CoreFoundationPrelude.h>
 #include <CoreFoundation/CFArray.h>
 #include <CoreFoundation/CFDictionary.h>
 #include <CoreFoundation/CFNumber.h>

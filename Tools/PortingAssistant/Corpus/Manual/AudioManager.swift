@@ -1,5 +1,6 @@
-// A React Native audio manager's Swift side: Combine, AVKit, key-value observing and a target
-// action — nothing here is mechanical; the assistant says what to do instead.
+// A React Native audio manager's Swift side: key-value observing and a target action — nothing
+// here is mechanical; the assistant says what to do instead. (Its Combine and AVKit imports and
+// @Published build as they are, with this package's Combine and AVKit products.)
 import AVFoundation
 import AVKit
 import Combine

@@ -7,7 +7,6 @@ public struct Finding: Hashable, Sendable, CustomStringConvertible {
         case nsErrorLastCatch = "catch as NSError"
         case removeObserver = "removeObserver"
         case appleOnlyModule = "Apple-only module"
-        case combine = "Combine"
         case keyValueObserving = "key-value observing"
     }
 
