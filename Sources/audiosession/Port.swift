@@ -15,10 +15,13 @@ struct Port: ParsableCommand {
         discussion: """
             Runs the porting assistant (audiosession-port, built with \
             `swift build --package-path Tools/PortingAssistant`). Fixed: selector-based NotificationCenter \
-            observers, @objc on their handlers, removeObserver(self), `catch let error as NSError` as the last \
-            clause. Reported: UIKit/MediaPlayer/CallKit, other selectors and @objc, key-value observing \
-            (Combine and AVKit build with this package's Combine and AVKit products). Exit status: 0 when \
-            nothing is left by hand, 1 when something is, 2 for an unreadable file or a missing assistant.
+            observers, @objc on their handlers, removeObserver(self) and removeObserver(self, name:object:), \
+            `catch let error as NSError` as the last clause, NSValue.getValue for the session's numbers, and \
+            #if os(iOS) (and like) regions around audio-session code that need nothing else from iOS. \
+            Reported: UIKit/MediaPlayer/CallKit, other selectors and @objc, key-value observing (Combine and AVKit \
+            build with this package's Combine and AVKit products). A summary ends the output. Exit status: 0 \
+            when nothing is left for a person (with --check: when nothing is found at all), 1 otherwise, 2 for \
+            an unreadable file or a missing assistant.
             """)
 
     @Argument(help: "Swift files, or directories searched for .swift files.")
@@ -26,6 +29,9 @@ struct Port: ParsableCommand {
 
     @Flag(help: "Rewrite the mechanical cases in place and print the diff.")
     var fix = false
+
+    @Flag(help: "For CI: write nothing; exit 1 when anything is found, fixable or not.")
+    var check = false
 
     func run() throws {
         guard let assistant = Self.assistant() else {
@@ -39,7 +45,7 @@ struct Port: ParsableCommand {
                     """.utf8))
             throw ExitCode(2)
         }
-        let arguments = [assistant] + (fix ? ["--fix"] : []) + paths
+        let arguments = [assistant] + (fix ? ["--fix"] : []) + (check ? ["--check"] : []) + paths
         let argv = arguments.map { strdup($0) } + [nil]
         execv(assistant, argv)
         FileHandle.standardError.write(

@@ -149,6 +149,36 @@ settle()
 check(callAudio.restarts == 1, "ported VoIP module restarts after a media-services reset")
 callAudio.stop()
 
+// Ported in round two (issue 29): a controller that sat behind `#if os(iOS)`, widened to Linux;
+// NSValue reads of the interruption's numbers, made typed; a by-name removeObserver(self, …),
+// made the removal of that notification's tokens.
+let game = GameAudio()
+try game.start()
+check(game.musicPlaying, "ported game audio (it was behind #if os(iOS)) builds and starts on Linux")
+let reader = InterruptionReader()
+try system.perform(.systemSession(.call, begin: true))
+settle()
+check(reader.events == ["began"] && game.interruptions == 1, "ported NSValue reader: the interruption's type read typed")
+try system.perform(.systemSession(.call, begin: false))
+settle()
+check(reader.events == ["began", "ended, resume"], "ported NSValue reader: ended with shouldResume read typed: \(reader.events)")
+let nowPlaying = NowPlayingController()
+try system.perform(.plug(.headphones, uid: "ported-named"))
+settle()
+check(nowPlaying.log == ["route change"], "ported now-playing controller hears route changes")
+nowPlaying.pause()
+try system.perform(.unplug(uid: "ported-named"))
+settle()
+try game.start()
+try system.perform(.systemSession(.call, begin: true))
+settle()
+check(
+    nowPlaying.log == ["route change", "paused", "interruption"],
+    "removeObserver(self, name:object:) ported: no route changes after it, interruptions still: \(nowPlaying.log)")
+try system.perform(.systemSession(.call, begin: false))
+settle()
+game.stop()
+
 // `import Combine` (OpenCombine) and `import AVKit` build unchanged and behave (issue 29).
 let model = SessionStateModel()
 try session.setCategory(.playback)

@@ -8,6 +8,8 @@ public struct Finding: Hashable, Sendable, CustomStringConvertible {
         case removeObserver = "removeObserver"
         case appleOnlyModule = "Apple-only module"
         case keyValueObserving = "key-value observing"
+        case nsValueGetValue = "NSValue.getValue"
+        case compiledOut = "compiled out on Linux"
     }
 
     public var kind: Kind

@@ -31,7 +31,10 @@ struct ObserverRewrite {
         finder.walk(classDecl.memberBlock)
         let calls = finder.calls
         let registrations = observerCalls(among: calls)
-        guard !registrations.isEmpty else { return }
+        guard !registrations.isEmpty else {
+            reportRemovalsOfTokenObservers(among: calls)
+            return
+        }
         var rewritten: [FunctionDeclSyntax] = []
         for registration in registrations {
             visitor.handledSelectors.insert(registration.selector.id)
@@ -51,11 +54,48 @@ struct ObserverRewrite {
         }
         guard !rewritten.isEmpty else { return }
         dropObjC(from: rewritten, keepingThoseUsedElsewhere: registrations)
-        let removedInDeinit = rewriteRemoveObserverCalls(among: calls)
+        let removedInDeinit = rewriteRemoveObserverCalls(among: calls, registrations: registrations)
         // Tokens are removed from the center they came from: the one every registration used.
         let centers = Set(registrations.map(\.center))
         addTokenStorage(
             removingInDeinit: !removedInDeinit, center: centers.count == 1 ? centers.first! : "NotificationCenter.default")
+    }
+
+    /// In a class whose observers are already tokens (ours, after a fix), `removeObserver(self…)`
+    /// removes nothing: left for a person, so a rerun never calls such a file done.
+    private func reportRemovalsOfTokenObservers(among calls: [FunctionCallExprSyntax]) {
+        let holdsTokens = classDecl.memberBlock.members.contains { member in
+            member.decl.as(VariableDeclSyntax.self)?.bindings.contains {
+                $0.pattern.trimmedDescription == Self.tokens
+            } ?? false
+        }
+        guard holdsTokens else { return }
+        for call in calls where Self.removal(of: call) != nil {
+            visitor.report(
+                .removeObserver, call,
+                "removeObserver(self…) removes nothing once the observers are tokens: remove the matching tokens from \(Self.tokens) instead",
+                fixable: false)
+        }
+    }
+
+    /// Whether the class removes observers by name (`removeObserver(self, name:object:)`): then
+    /// each token is kept with its notification's name, so that call can remove exactly those.
+    var keepsNames: Bool {
+        let finder = CallFinder(viewMode: .sourceAccurate)
+        finder.walk(classDecl.memberBlock)
+        return finder.calls.contains { Self.removal(of: $0)?.name != nil }
+    }
+
+    /// `X.removeObserver(self)` → (X, nil); `X.removeObserver(self, name: N, object: O)` → (X, (N, O)).
+    static func removal(of call: FunctionCallExprSyntax) -> (center: String, name: (name: String, object: String)?)? {
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+            member.declName.baseName.text == "removeObserver", let base = member.base,
+            call.arguments.first?.expression.trimmedDescription == "self"
+        else { return nil }
+        let arguments = Array(call.arguments)
+        if arguments.count == 1 { return (base.trimmedDescription, nil) }
+        guard arguments.map({ $0.label?.text }) == [nil, "name", "object"] else { return nil }
+        return (base.trimmedDescription, (arguments[1].expression.trimmedDescription, arguments[2].expression.trimmedDescription))
     }
 
     /// Every `X.addObserver(self, selector: #selector(m…), name: N, object: O)` in the class's own
@@ -97,8 +137,11 @@ struct ObserverRewrite {
             call = "self?.\(handler.name.text)()"
         }
         let closureParameter = handler.signature.parameterClause.parameters.isEmpty ? "_" : "notification"
+        let observer =
+            "\(registration.center).addObserver(forName: \(registration.name), object: \(registration.object), queue: nil) { [weak self] \(closureParameter) in \(call) }"
         let text =
-            "\(Self.tokens).append(\(registration.center).addObserver(forName: \(registration.name), object: \(registration.object), queue: nil) { [weak self] \(closureParameter) in \(call) })"
+            keepsNames
+            ? "\(Self.tokens).append((\(registration.name), \(observer)))" : "\(Self.tokens).append(\(observer))"
         return Edit(
             start: registration.call.positionAfterSkippingLeadingTrivia.utf8Offset,
             end: registration.call.endPositionBeforeTrailingTrivia.utf8Offset, text: text)
@@ -138,28 +181,40 @@ struct ObserverRewrite {
         return Edit(start: start - indentation.utf8.count, end: end + 1, text: "")
     }
 
-    /// `removeObserver(self)` removes the tokens instead. Returns whether `deinit` had one.
-    private func rewriteRemoveObserverCalls(among calls: [FunctionCallExprSyntax]) -> Bool {
+    /// `removeObserver(self)` removes the tokens instead; `removeObserver(self, name: N, object: O)`
+    /// removes the tokens of N's observers, so the fixed code stops hearing exactly what the
+    /// original stopped hearing. Returns whether `deinit` removed them all.
+    private func rewriteRemoveObserverCalls(among calls: [FunctionCallExprSyntax], registrations: [Registration]) -> Bool {
         var inDeinit = false
+        let all = keepsNames ? "$0.token" : "$0"
         for call in calls {
-            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-                member.declName.baseName.text == "removeObserver", let base = member.base,
-                call.arguments.first?.expression.trimmedDescription == "self"
-            else { continue }
-            guard call.arguments.count == 1 else {
+            guard let (center, byName) = Self.removal(of: call) else { continue }
+            let text: String
+            if let (name, object) = byName {
+                // O nil: every observer of N; else only those registered with the same object,
+                // which is exact when every registration of N names that object.
+                let objects = Set(registrations.filter { $0.name == name }.map(\.object))
+                guard object == "nil" || objects.isSubset(of: [object]) else {
+                    visitor.report(
+                        .removeObserver, call,
+                        "removeObserver(self, name:object:) with an object some of that name's observers do not name: remove those tokens from \(Self.tokens) by hand",
+                        fixable: false)
+                    continue
+                }
                 visitor.report(
                     .removeObserver, call,
-                    "removeObserver(self, name:object:) removes selector observers by name: remove that notification's token from \(Self.tokens) by hand",
-                    fixable: false)
-                continue
+                    "removeObserver(self, name:object:) removes that notification's observer tokens instead", fixable: true)
+                text =
+                    "\(Self.tokens).removeAll { observer in guard observer.name == \(name) else { return false }; \(center).removeObserver(observer.token); return true }"
+            } else {
+                visitor.report(.removeObserver, call, "removeObserver(self) removes the observer tokens instead", fixable: true)
+                text = "\(Self.tokens).forEach { \(center).removeObserver(\(all)) }; \(Self.tokens).removeAll()"
+                if Self.isInDeinit(call) { inDeinit = true }
             }
-            visitor.report(.removeObserver, call, "removeObserver(self) removes the observer tokens instead", fixable: true)
             visitor.edits.append(
                 Edit(
                     start: call.positionAfterSkippingLeadingTrivia.utf8Offset,
-                    end: call.endPositionBeforeTrailingTrivia.utf8Offset,
-                    text: "\(Self.tokens).forEach { \(base.trimmedDescription).removeObserver($0) }; \(Self.tokens).removeAll()"))
-            if Self.isInDeinit(call) { inDeinit = true }
+                    end: call.endPositionBeforeTrailingTrivia.utf8Offset, text: text))
         }
         return inDeinit
     }
@@ -178,8 +233,9 @@ struct ObserverRewrite {
     private func addTokenStorage(removingInDeinit: Bool, center: String) {
         let members = classDecl.memberBlock.members
         let indent = members.first.map { PortingVisitor.indentation(of: $0, in: visitor.converter) } ?? "    "
-        var text = "\n\(indent)private var \(Self.tokens): [NSObjectProtocol] = []"
-        let removal = "\(Self.tokens).forEach { \(center).removeObserver($0) }"
+        let type = keepsNames ? "[(name: Notification.Name, token: NSObjectProtocol)]" : "[NSObjectProtocol]"
+        var text = "\n\(indent)private var \(Self.tokens): \(type) = []"
+        let removal = "\(Self.tokens).forEach { \(center).removeObserver(\(keepsNames ? "$0.token" : "$0")) }"
         let deinitDecl = members.lazy.compactMap { $0.decl.as(DeinitializerDeclSyntax.self) }.first
         if removingInDeinit, deinitDecl == nil {
             text += "\n\n\(indent)deinit {\n\(indent)    \(removal)\n\(indent)}"

@@ -114,6 +114,7 @@ final class PortingVisitor: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let member = node.calledExpression.as(MemberAccessExprSyntax.self) else { return .visitChildren }
+        if GetValueRewrite(visitor: self, call: node).run() { return .visitChildren }
         let labels = node.arguments.map { $0.label?.text }
         if member.declName.baseName.text == "observe", node.arguments.first?.expression.is(KeyPathExprSyntax.self) == true {
             report(
@@ -125,6 +126,13 @@ final class PortingVisitor: SyntaxVisitor {
                 .keyValueObserving, node,
                 "addObserver(_:forKeyPath:…) is key-value observing: read the session's notifications instead", fixable: false)
         }
+        return .visitChildren
+    }
+
+    // MARK: #if regions that compile audio-session code out on Linux
+
+    override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
+        CompiledOutRegions(visitor: self, ifConfig: node).run()
         return .visitChildren
     }
 

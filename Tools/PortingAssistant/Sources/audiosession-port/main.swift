@@ -12,10 +12,13 @@ struct Port: ParsableCommand {
         abstract: "Report what in iOS Swift sources will not build on Linux; with --fix, rewrite the mechanical cases.",
         discussion: """
             Fixed: selector-based NotificationCenter observers (into token observers removed when the object \
-            goes), @objc on their handlers, removeObserver(self), and `catch let error as NSError` as the last \
-            clause. Reported for a person: Combine (use OpenCombine), UIKit/AVKit/MediaPlayer/CallKit, other \
-            selectors and @objc, key-value observing. Exit status: 0 when nothing is left to do by hand, 1 when \
-            something is, 2 when a file cannot be read.
+            goes), @objc on their handlers, removeObserver(self) and removeObserver(self, name:object:) (the \
+            matching tokens), `catch let error as NSError` as the last clause, NSValue.getValue for the \
+            session's numbers (read typed), and #if os(iOS), targetEnvironment or canImport(UIKit) regions \
+            around audio-session code that need nothing else from iOS (widened to Linux). Reported for a person: \
+            such regions that do need more, UIKit/MediaPlayer/CallKit, other selectors and @objc, key-value \
+            observing. A summary ends the output. Exit status: 0 when nothing is left for a person (with \
+            --check: when nothing is found at all), 1 otherwise, 2 when a file cannot be read.
             """)
 
     @Argument(help: "Swift files, or directories searched for .swift files.")
@@ -24,9 +27,20 @@ struct Port: ParsableCommand {
     @Flag(help: "Rewrite the mechanical cases in place and print the diff.")
     var fix = false
 
+    @Flag(help: "For CI: write nothing; exit 1 when anything is found, fixable or not.")
+    var check = false
+
+    func validate() throws {
+        if fix && check { throw ValidationError("--fix rewrites files and --check writes nothing: give one of them") }
+    }
+
     func run() throws {
+        var fixed = 0
+        var fixable = 0
         var manual = 0
-        for file in try swiftFiles() {
+        var filesLeft: [String] = []
+        let files = try swiftFiles()
+        for file in files {
             let source: String
             do { source = try String(contentsOfFile: file, encoding: .utf8) } catch {
                 FileHandle.standardError.write(
@@ -35,15 +49,33 @@ struct Port: ParsableCommand {
             }
             let report = PortingAssistant.examine(source, fileName: file)
             for finding in report.findings { print("\(file):\(finding)") }
+            let left: Int
             if fix, report.fixedSource != source {
                 try report.fixedSource.write(toFile: file, atomically: true, encoding: .utf8)
                 print(Self.diff(source, report.fixedSource, file: file), terminator: "")
-                manual += report.remaining.count
+                fixed += report.findings.count - report.remaining.count
+                left = report.remaining.count
             } else {
-                manual += report.findings.filter { !fix || !$0.isFixable }.count
+                fixable += report.findings.filter(\.isFixable).count
+                left = report.findings.filter { !$0.isFixable }.count
             }
+            manual += left
+            if left > 0 { filesLeft.append(file) }
         }
-        if manual > 0 { throw ExitCode(1) }
+        print(Self.summary(files: files.count, fixed: fixed, fixable: fixable, manual: manual, filesLeft: filesLeft))
+        if manual > 0 || (check && fixable > 0) { throw ExitCode(1) }
+    }
+
+    /// The last line: what was fixed or could be, and what is left for a person, where.
+    static func summary(files: Int, fixed: Int, fixable: Int, manual: Int, filesLeft: [String]) -> String {
+        var parts = ["audiosession port: \(files) file\(files == 1 ? "" : "s")"]
+        if fixed > 0 { parts.append("\(fixed) fixed") }
+        if fixable > 0 { parts.append("\(fixable) fixable (--fix rewrites them)") }
+        parts.append(
+            manual == 0
+                ? "nothing left for a person"
+                : "\(manual) left for a person, in \(filesLeft.joined(separator: ", "))")
+        return parts.joined(separator: "; ")
     }
 
     func swiftFiles() throws -> [String] {

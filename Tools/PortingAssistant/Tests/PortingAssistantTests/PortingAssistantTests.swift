@@ -18,7 +18,8 @@ struct PortingAssistantTests {
     @Test(
         "Each corpus file is fixed into the ported file the iOS-style app builds and runs",
         arguments: [
-            "PodcastPlayer.swift", "CallAudio.swift", "RouteMonitor.swift",
+            "PodcastPlayer.swift", "CallAudio.swift", "RouteMonitor.swift", "GameAudio.swift", "InterruptionReader.swift",
+            "NowPlayingController.swift",
         ])
     func corpusRoundTrips(file: String) throws {
         let original = try Self.read(Self.package.appendingPathComponent("Corpus/\(file)"))
@@ -109,5 +110,108 @@ struct PortingAssistantTests {
             ))
         #expect(report.fixedSource.contains("    func tick(_ note: Notification)"))
         #expect(report.fixedSource.components(separatedBy: "deinit").count == 2, "one deinit")
+    }
+
+    @Test("#if regions: false on Linux with session code reported; widened only when they need nothing else from iOS")
+    func compiledOutRegions() {
+        let source = """
+            import AVFoundation
+
+            #if os(iOS)
+            func a() { try? AVAudioSession.sharedInstance().setActive(true) }
+            #endif
+
+            #if canImport(UIKit) && !targetEnvironment(simulator)
+            func b() { _ = AVAudioSession.sharedInstance().category }
+            #endif
+
+            #if os(iOS)
+            func c() { UIApplication.shared.beginReceivingRemoteControlEvents(); _ = AVAudioSession.sharedInstance() }
+            #else
+            func c() {}
+            #endif
+
+            #if os(macOS)
+            func d() {}
+            #else
+            func d() { _ = AVAudioSession.sharedInstance() }
+            #endif
+
+            #if os(iOS)
+            func e() { print("no session here") }
+            #endif
+
+            #if DEBUG
+            func f() { _ = AVAudioSession.sharedInstance() }
+            #endif
+            """
+        let report = PortingAssistant.examine(source)
+        let lines = report.findings.map { "\($0.line) \($0.kind.rawValue) \($0.isFixable)" }
+        // a and b widened; c needs UIKit (reported); d and f are taken on Linux or unknown; e has no session code.
+        #expect(
+            lines == [
+                "3 compiled out on Linux true", "7 compiled out on Linux true", "11 compiled out on Linux false",
+            ], "\(lines)")
+        #expect(report.fixedSource.contains("#if os(iOS) || os(Linux)\nfunc a()"))
+        #expect(report.fixedSource.contains("#if (canImport(UIKit) && !targetEnvironment(simulator)) || os(Linux)\nfunc b()"))
+        #expect(report.findings[2].message.contains("UIApplication"))
+        #expect(report.remaining.map(\.line) == [11], "only c is left for a person")
+    }
+
+    @Test("NSValue.getValue: integers and RawValues by numericCast, enums by rawValue, unknown types left for a person")
+    func getValue() {
+        let source = """
+            import AVFoundation
+
+            func read(_ info: [AnyHashable: Any], other: inout UInt) {
+                var reason: UInt32 = 0
+                (info["r"] as! NSValue).getValue(&reason)
+                var kind: AVAudioSession.InterruptionType = .began
+                (info["k"] as? NSValue)?.getValue(&kind)
+                (info["o"] as! NSValue).getValue(&other)
+            }
+            """
+        let report = PortingAssistant.examine(source)
+        #expect(report.findings.map(\.isFixable) == [true, true, false], "\(report.findings)")
+        #expect(report.fixedSource.contains("if let value = info[\"r\"] as? UInt { reason = numericCast(value) }"))
+        #expect(
+            report.fixedSource.contains(
+                "if let value = info[\"k\"] as? UInt, let typed = AVAudioSession.InterruptionType(rawValue: numericCast(value)) { kind = typed }"
+            ))
+        #expect(report.remaining.count == 1 && report.remaining[0].message.contains("traps on Linux"))
+    }
+
+    @Test("removeObserver(self, name:object:) removes exactly that notification's tokens; one naming another object is left")
+    func removeByName() {
+        let source = """
+            import Foundation
+
+            final class Watcher: NSObject {
+                override init() {
+                    super.init()
+                    NotificationCenter.default.addObserver(self, selector: #selector(a(_:)), name: .init("a"), object: nil)
+                    NotificationCenter.default.addObserver(self, selector: #selector(b(_:)), name: .init("b"), object: nil)
+                }
+
+                func stopA() { NotificationCenter.default.removeObserver(self, name: .init("a"), object: nil) }
+                func stopB(_ sender: AnyObject) { NotificationCenter.default.removeObserver(self, name: .init("b"), object: sender) }
+
+                @objc func a(_ n: Notification) {}
+                @objc func b(_ n: Notification) {}
+            }
+            """
+        let report = PortingAssistant.examine(source)
+        #expect(
+            report.fixedSource.contains(
+                "private var audioSessionObservers: [(name: Notification.Name, token: NSObjectProtocol)] = []"))
+        #expect(
+            report.fixedSource.contains("audioSessionObservers.append((.init(\"a\"), NotificationCenter.default.addObserver("))
+        #expect(
+            report.fixedSource.contains(
+                "audioSessionObservers.removeAll { observer in guard observer.name == .init(\"a\") else { return false }; NotificationCenter.default.removeObserver(observer.token); return true }"
+            ))
+        #expect(
+            report.fixedSource.contains("audioSessionObservers.forEach { NotificationCenter.default.removeObserver($0.token) }"))
+        #expect(report.remaining.map(\.kind) == [.removeObserver], "the one naming `sender` is left: \(report.remaining)")
     }
 }
