@@ -16,16 +16,18 @@ public final class SystemController: Sendable {
     private let eventQueue = DispatchQueue(label: "audiosession.system-events")
 
     /// Connects now. `onEvent` receives observed notifications (after `subscribe()`) and
-    /// permission prompts, in order, on a queue of the controller's own.
+    /// permission prompts, in order, on a queue of the controller's own; `onLost` is called
+    /// there once, after the last event, if the daemon goes away (MS1: a controller does not
+    /// reconnect by itself; make a new one).
     /// - Throws: `msrv` when no daemon listens.
     public init(
         transport: AudioSessionTransport, role: Role = .controller,
-        onEvent: @escaping @Sendable (ServerEvent) -> Void = { _ in }
+        onEvent: @escaping @Sendable (ServerEvent) -> Void = { _ in }, onLost: @escaping @Sendable () -> Void = {}
     ) throws(SessionError) {
         let queue = eventQueue
         connection = try transport.connect(
             Hello(role: role == .controller ? .controller : .monitor),
-            ConnectionHandlers(event: { event in queue.async { onEvent(event) } }))
+            ConnectionHandlers(event: { event in queue.async { onEvent(event) } }, lost: { queue.async { onLost() } }))
     }
 
     deinit { connection.close() }

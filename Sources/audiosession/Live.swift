@@ -21,6 +21,9 @@ struct Live: ParsableCommand {
     @Option(help: "The address to serve on (default 127.0.0.1, loopback only).")
     var host = "127.0.0.1"
 
+    @Flag(help: "Exit (status 1) when the daemon goes away, instead of showing its last state until it is back.")
+    var exitWithDaemon = false
+
     func run() throws {
         guard let tool = ExternalTool.find("audiosession-live", package: "Tools/LiveView") else {
             FileHandle.standardError.write(
@@ -32,6 +35,9 @@ struct Live: ParsableCommand {
                     """.utf8))
             throw ExitCode(2)
         }
-        ExternalTool.exec(tool, (socket.map { ["--socket", $0] } ?? []) + ["--port", "\(port)", "--host", host])
+        ExternalTool.exec(
+            tool,
+            (socket.map { ["--socket", $0] } ?? []) + ["--port", "\(port)", "--host", host]
+                + (exitWithDaemon ? ["--exit-with-daemon"] : []))
     }
 }

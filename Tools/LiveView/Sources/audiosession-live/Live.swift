@@ -3,6 +3,7 @@ import AudioSession
 import AudioSessionWire
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 
 /// `audiosession live` (the `audiosession` command runs this binary): connects to a running
 /// daemon as a monitor and serves a local web page of it — the device, the routing owner, every
@@ -23,26 +24,67 @@ struct Live: AsyncParsableCommand {
     @Option(help: "The address to serve on. The default is loopback only: the page shows every app's pid and uid.")
     var host = "127.0.0.1"
 
+    @Flag(help: "Exit (status 1) when the daemon goes away, instead of showing its last state until it is back.")
+    var exitWithDaemon = false
+
     func run() async throws {
         let path =
             socket ?? ProcessInfo.processInfo.environment["AUDIOSESSION_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
             ?? SocketLocation.clientPath
         let feed = EventFeed()
-        let events = AsyncStream<ServerEvent>.makeStream()
-        let controller: SystemController
+        let news = AsyncStream<DaemonLink.News>.makeStream()
+        let link: DaemonLink
         do {
-            controller = try SystemController(transport: .daemon(socketPath: path), role: .monitor) { event in
-                events.continuation.yield(event)  // in the daemon's order, on the controller's queue
-            }
-            try controller.subscribe()
+            link = try DaemonLink(path: path, news: news.continuation)
         } catch {
             FileHandle.standardError.write(Data("audiosession live: \(path): \(error)\n".utf8))
             throw ExitCode(2)
         }
+        let host = host
+        let app = Application(
+            router: Self.router(feed: feed, link: link), configuration: .init(address: .hostname(host, port: port)),
+            onServerRunning: { channel in
+                let line = "audiosession live: http://\(host):\(channel.localAddress?.port ?? 0)/ (daemon \(path))\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            })
+        // Signals are ours, not the service group's: the first ends the pages' streams before
+        // the server's graceful shutdown (which would otherwise wait for them forever).
+        let group = ServiceGroup(configuration: .init(services: [app], logger: app.logger))
+        let stopper = Stopper(feed: feed, group: group)
+        stopper.handleSignals()
+        let exitWithDaemon = exitWithDaemon
+        async let pump: Void = {
+            for await item in news.stream {
+                switch item {
+                case .observed(let sequence, let time, let app, let text):
+                    await feed.add(sequence: sequence, time: time, app: app, text: text)
+                case .gone:
+                    await feed.daemon("gone")
+                    let message = exitWithDaemon ? "exiting (--exit-with-daemon)" : "showing its last state until it is back"
+                    FileHandle.standardError.write(Data("audiosession live: the daemon went away (\(path)); \(message)\n".utf8))
+                    if exitWithDaemon { stopper.stop(.daemonGone) }
+                case .back:
+                    await feed.daemon("back")
+                    FileHandle.standardError.write(Data("audiosession live: the daemon is back (\(path))\n".utf8))
+                }
+            }
+        }()
+        try await group.run()
+        link.close()
+        news.continuation.finish()
+        await pump
+        if stopper.reason == .daemonGone { throw ExitCode(1) }
+    }
+
+    static func router(feed: EventFeed, link: DaemonLink) -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/") { _, _ in Self.response(Page.html, type: "text/html; charset=utf-8") }
         router.get("/state") { _, _ in
-            Self.response(String(decoding: try Snapshot.json(controller.snapshot()), as: UTF8.self), type: "application/json")
+            let (snapshot, goneSince) = link.snapshot()
+            guard let snapshot else { return Response(status: .serviceUnavailable) }
+            return Self.response(
+                String(decoding: try Snapshot.json(snapshot, daemonGoneSince: goneSince), as: UTF8.self),
+                type: "application/json")
         }
         router.get("/history") { _, _ in
             Self.response(await feed.historyJSON(), type: "application/json")
@@ -62,7 +104,7 @@ struct Live: AsyncParsableCommand {
                 body: ResponseBody { writer in
                     do {
                         try await writer.write(ByteBuffer(string: "retry: 3600000\n: connected\n\n"))
-                        for await line in stream { try await writer.write(ByteBuffer(string: "data: \(line)\n\n")) }
+                        for await chunk in stream { try await writer.write(ByteBuffer(string: chunk)) }
                     } catch {
                         await feed.unsubscribe(id)  // the page went away
                         throw error
@@ -71,23 +113,7 @@ struct Live: AsyncParsableCommand {
                     try await writer.finish(nil)
                 })
         }
-        let host = host
-        let app = Application(
-            router: router, configuration: .init(address: .hostname(host, port: port)),
-            onServerRunning: { channel in
-                let line = "audiosession live: http://\(host):\(channel.localAddress?.port ?? 0)/ (daemon \(path))\n"
-                FileHandle.standardOutput.write(Data(line.utf8))
-            })
-        async let pump: Void = {
-            for await event in events.stream {
-                if case .observed(let sequence, let time, let app, let notification) = event {
-                    await feed.add(sequence: sequence, time: time, app: app, text: "\(notification)")
-                }
-            }
-        }()
-        try await app.runService()
-        events.continuation.finish()
-        await pump
+        return router
     }
 
     static func response(_ text: String, type: String) -> Response {
@@ -95,37 +121,4 @@ struct Live: AsyncParsableCommand {
             status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
             body: .init(byteBuffer: ByteBuffer(string: text)))
     }
-}
-
-/// The events seen so far (the last 500) and the pages listening for the next ones.
-actor EventFeed {
-    private var history: [String] = []
-    private var listeners: [Int: AsyncStream<String>.Continuation] = [:]
-    private var nextListener = 0
-
-    func add(sequence: UInt64, time: UInt64, app: AppID, text: String) {
-        let received = UInt64(Date().timeIntervalSince1970 * 1000)
-        let event: [String: Any] = [
-            "sequence": sequence, "time": time / 1_000_000, "received": received, "app": app.rawValue, "text": text,
-        ]
-        guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
-        let line = String(decoding: data, as: UTF8.self)
-        history.append(line)
-        if history.count > 500 { history.removeFirst(history.count - 500) }
-        for listener in listeners.values { listener.yield(line) }
-    }
-
-    func historyJSON() -> String { "[" + history.joined(separator: ",") + "]" }
-
-    func subscribe() -> (AsyncStream<String>, Int) {
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(500))
-        nextListener += 1
-        listeners[nextListener] = continuation
-        return (stream, nextListener)
-    }
-
-    func unsubscribe(_ id: Int) { listeners[id] = nil }
-
-    /// Ends one page's stream.
-    func end(_ id: Int) { listeners.removeValue(forKey: id)?.finish() }
 }

@@ -70,6 +70,8 @@ enum Page {
           const state = await (await fetch("/state")).json();
           const device = document.getElementById("device");
           device.replaceChildren();
+          if (state.daemonGoneSince !== null)
+            row(device, ["daemon", span("GONE since " + new Date(state.daemonGoneSince).toISOString().slice(11, 23) + " UTC: the daemon went away; its last state is shown until it is back", "muted")]);
           row(device, ["profile", state.profile]);
           if (state.mediaServicesLostSince !== null)
             row(device, ["media services", span("LOST since " + new Date(state.mediaServicesLostSince).toISOString().slice(11, 23) + " UTC (the sound server is gone)", "muted")]);
@@ -122,6 +124,17 @@ enum Page {
             if (closeAfter) source.close();
           };
           source.onmessage = (message) => { show(JSON.parse(message.data), true); refresh(); };
+          // The daemon went away (its last state stays shown) or came back; the live view stopped.
+          source.addEventListener("daemon", (message) => {
+            document.getElementById("status").textContent = message.data === "gone"
+              ? "the daemon went away: showing its last state until it is back"
+              : "live: connected to the daemon (it came back)";
+            refresh();
+          });
+          source.addEventListener("stopped", () => {
+            document.getElementById("status").textContent = "the live view stopped";
+            source.close();
+          });
         }
         start();
         </script>

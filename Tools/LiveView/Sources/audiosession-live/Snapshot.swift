@@ -5,7 +5,8 @@ import Foundation
 
 /// The device and its apps as the page reads them (`GET /state`).
 enum Snapshot {
-    static func json(_ snapshot: DeviceSnapshot) throws -> Data {
+    /// `daemonGoneSince`: while the daemon is away, the snapshot is the last one seen.
+    static func json(_ snapshot: DeviceSnapshot, daemonGoneSince: Date? = nil) throws -> Data {
         let device = snapshot.device
         let state: [String: Any] = [
             "profile": device.profile.name,
@@ -37,6 +38,8 @@ enum Snapshot {
             // MS3: milliseconds since 1970, or null while media services stand.
             "mediaServicesLostSince": snapshot.mediaServicesLostSince.map { Int($0 / 1_000_000) } ?? NSNull(),
             "violations": snapshot.violations,
+            // Milliseconds since 1970, or null while the live view is connected to its daemon.
+            "daemonGoneSince": daemonGoneSince.map { Int($0.timeIntervalSince1970 * 1000) } ?? NSNull(),
         ]
         return try JSONSerialization.data(withJSONObject: state, options: [.sortedKeys])
     }

@@ -1,0 +1,66 @@
+import AudioSessionModel
+import AudioSessionWire
+import Foundation
+
+/// The events seen so far (the last 500) and the pages listening for the next ones. What a page
+/// receives is ready to write: `data: EVENT` for a notification, `event: daemon` when the daemon
+/// goes away or comes back, `event: stopped` as the last thing before the live view exits.
+actor EventFeed {
+    private var history: [String] = []
+    private var listeners: [Int: AsyncStream<String>.Continuation] = [:]
+    private var nextListener = 0
+    private var stopped = false
+
+    static let stoppedMessage = "event: stopped\ndata: the live view stopped\n\n"
+
+    func add(sequence: UInt64, time: UInt64, app: AppID, text: String) {
+        let received = UInt64(Date().timeIntervalSince1970 * 1000)
+        let event: [String: Any] = [
+            "sequence": sequence, "time": time / 1_000_000, "received": received, "app": app.rawValue, "text": text,
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
+        let line = String(decoding: data, as: UTF8.self)
+        history.append(line)
+        if history.count > 500 { history.removeFirst(history.count - 500) }
+        for listener in listeners.values { listener.yield("data: \(line)\n\n") }
+    }
+
+    /// The daemon went away (`gone`) or came back (`back`): said to every page, not kept.
+    func daemon(_ news: String) {
+        for listener in listeners.values { listener.yield("event: daemon\ndata: \(news)\n\n") }
+    }
+
+    func historyJSON() -> String { "[" + history.joined(separator: ",") + "]" }
+
+    /// A page's stream; once the live view stops, one that says so and ends.
+    func subscribe() -> (AsyncStream<String>, Int) {
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(500))
+        nextListener += 1
+        if stopped {
+            continuation.yield(Self.stoppedMessage)
+            continuation.finish()
+        } else {
+            listeners[nextListener] = continuation
+        }
+        return (stream, nextListener)
+    }
+
+    func unsubscribe(_ id: Int) { listeners[id] = nil }
+
+    /// Ends one page's stream.
+    func end(_ id: Int) { listeners.removeValue(forKey: id)?.finish() }
+
+    /// Tells every page the live view stopped and ends their streams, so the server has no
+    /// response left to wait for. Returns how many were open.
+    @discardableResult
+    func stopAll() -> Int {
+        stopped = true
+        let open = listeners.values
+        listeners = [:]
+        for listener in open {
+            listener.yield(Self.stoppedMessage)
+            listener.finish()
+        }
+        return open.count
+    }
+}

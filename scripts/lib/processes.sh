@@ -1,0 +1,47 @@
+# Sourced by the test command's scripts: start background work in process groups of its own and
+# stop whole groups, so nothing a script started outlives it (a pipeline's first stage included).
+#   start CMD ARGS... [redirections]   runs CMD in a new session; its pid (= its group) is in $started_pid
+#   stop_started                       SIGTERM to every group started, then SIGKILL after 2 s
+#   leftovers                          prints every process of this checkout still running (but us)
+started=()
+start() {
+    setsid "$@" &
+    started_pid=$!
+    started+=("$started_pid")
+}
+
+stop_started() {
+    local pid
+    for pid in "${started[@]}"; do kill -TERM -- "-$pid" 2> /dev/null || true; done
+    for _ in $(seq 1 100); do
+        local alive=0
+        for pid in "${started[@]}"; do kill -0 -- "-$pid" 2> /dev/null && alive=1; done
+        [ $alive = 0 ] && break
+        sleep 0.02
+    done
+    for pid in "${started[@]}"; do kill -KILL -- "-$pid" 2> /dev/null || true; done
+    started=()
+}
+
+# A process of this checkout: its program is one of the checkout's builds, or it runs in the
+# checkout's directory. This shell, its ancestors and its children (the check itself) are not.
+leftovers() {
+    local root=$PWD ancestors=" " pid=$$ dir exe cwd ppid rest
+    while [ "$pid" -gt 1 ]; do
+        ancestors+="$pid "
+        read -r _ _ _ pid _ < "/proc/$pid/stat"
+    done
+    for dir in /proc/[0-9]*; do
+        pid=${dir#/proc/}
+        case "$ancestors" in *" $pid "*) continue ;; esac
+        read -r rest < "$dir/stat" 2> /dev/null || continue
+        rest=${rest##*) }  # past "pid (comm) ": state ppid …
+        read -r _ ppid _ <<< "$rest"
+        [ "$ppid" = $$ ] && continue
+        exe=$(readlink "$dir/exe" 2> /dev/null) || continue
+        cwd=$(readlink "$dir/cwd" 2> /dev/null) || continue
+        if [[ $exe == "$root"/* || $cwd == "$root" || $cwd == "$root"/* ]]; then
+            echo "$pid $(tr '\0' ' ' < "$dir/cmdline" 2> /dev/null)"
+        fi
+    done
+}
