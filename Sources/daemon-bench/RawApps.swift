@@ -11,12 +11,11 @@ final class RawApps: Sendable {
     /// Arrival time of the last route change, per connection.
     let arrivals: Mutex<[UInt64]>
     private let decoders: Mutex<[FrameDecoder]>
+    /// The last route change's payload the first connection received (the floor writes it).
+    let lastRouteChange = Mutex<[UInt8]>([])
 
-    init(count: Int, socket: String, clock: @escaping @Sendable () -> UInt64) throws {
-        let sample = ServerMessage.event(
-            .notification(sequence: 7, .routeChange(reason: .newDeviceAvailable, previous: Route(), current: Route())))
-        let other = ServerMessage.event(.notification(sequence: 7, .outputVolume(0.5)))
-        precondition(Self.isRouteChange(sample.encoded()) && !Self.isRouteChange(other.encoded()), "the wire's tags moved")
+    /// `count` apps of the daemon at `socket`, each with a mixable playback category.
+    convenience init(count: Int, socket: String, clock: @escaping @Sendable () -> UInt64) throws {
         var fds: [Int32] = []
         for index in 0..<count {
             let fd = try UnixSocket.connect(to: socket).get()
@@ -24,11 +23,31 @@ final class RawApps: Sendable {
             try Self.exchange(fd, .request(id: 1, .call(.setCategory(.playback, options: .mixWithOthers))))
             fds.append(fd)
         }
+        self.init(fds: fds, clock: clock)
+    }
+
+    /// Reads these sockets (already connected to whatever writes to them).
+    init(fds: [Int32], clock: @escaping @Sendable () -> UInt64) {
+        let sample = ServerMessage.event(
+            .notification(sequence: 7, .routeChange(reason: .newDeviceAvailable, previous: Route(), current: Route())))
+        let other = ServerMessage.event(.notification(sequence: 7, .outputVolume(0.5)))
+        precondition(Self.isRouteChange(sample.encoded()) && !Self.isRouteChange(other.encoded()), "the wire's tags moved")
         self.fds = fds
-        arrivals = Mutex([UInt64](repeating: 0, count: count))
-        decoders = Mutex([FrameDecoder](repeating: FrameDecoder(), count: count))
+        arrivals = Mutex([UInt64](repeating: 0, count: fds.count))
+        decoders = Mutex([FrameDecoder](repeating: FrameDecoder(), count: fds.count))
         let thread = Thread { [self] in run(clock) }
         thread.start()
+    }
+
+    /// Waits until every connection has had a route change since `reset()`; the last arrival.
+    func lastArrival() -> UInt64 {
+        var waited = 0
+        while arrivals.withLock({ $0.contains(0) }) {
+            usleep(100)
+            waited += 1
+            guard waited < 100_000 else { fatalError("some apps got no route change") }
+        }
+        return arrivals.withLock { $0.max() ?? 0 }
     }
 
     /// `event` (2), `notification` (0), a u64 sequence, `routeChange` (2): docs/protocol.md.
@@ -54,7 +73,10 @@ final class RawApps: Sendable {
             for index in polled.indices where polled[index].revents != 0 {
                 polled[index].revents = 0
                 let count = buffer.withUnsafeMutableBytes { read(fds[index], $0.baseAddress, $0.count) }
-                guard count > 0 else { continue }
+                guard count > 0 else {
+                    polled[index].fd = -1  // closed: poll(2) skips it from now on, rather than spin
+                    continue
+                }
                 let payloads = decoders.withLock { decoders -> [[UInt8]] in
                     decoders[index].append(buffer[0..<count])
                     var payloads: [[UInt8]] = []
@@ -68,6 +90,7 @@ final class RawApps: Sendable {
                     if Self.isRouteChange(payload) {
                         let time = clock()
                         arrivals.withLock { $0[index] = time }
+                        if index == 0 { lastRouteChange.withLock { $0 = payload } }
                     }
                 }
             }
