@@ -115,7 +115,7 @@ let package = Package(
         .target(name: "CAudioSessionServices"),
         .target(
             name: "AudioSessionServices",
-            dependencies: ["CAudioSessionServices", "AudioSession", "AudioSessionModel"],
+            dependencies: ["CAudioSessionServices", "AudioSessionClient", "AudioSessionModel"],
             swiftSettings: strict),
         // The PulseAudio/PipeWire backend: libpulse (a system library) and the mapping of the
         // server's sinks and sources to session ports.

@@ -30,15 +30,8 @@ extension AudioSession {
     /// not hold, `AppID.allowedCharacters`, made `_`); its capabilities
     /// `AUDIOSESSION_CAPABILITIES` (comma-separated `background-audio`, `now-playing`).
     public static let shared: AudioSession = {
-        let environment = ProcessInfo.processInfo.environment
-        let processName = String(
-            ProcessInfo.processInfo.processName.unicodeScalars.prefix(255).map { AppID.isAllowed($0) ? Character($0) : "_" })
-        let app = environment["AUDIOSESSION_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? processName
-        var capabilities: AppCapabilities = []
-        for word in (environment["AUDIOSESSION_CAPABILITIES"] ?? "").split(separator: ",") {
-            if let capability = AppCapabilities(name: String(word)) { capabilities.insert(capability) }
-        }
-        return AudioSession(appID: AppID(app), capabilities: capabilities, transport: .fromEnvironment)
+        let (app, capabilities) = AudioSession.processIdentity()
+        return AudioSession(appID: app, capabilities: capabilities, transport: .fromEnvironment)
     }()
 
     /// Whether notifications are also posted on `NotificationCenter.default` (on by default).

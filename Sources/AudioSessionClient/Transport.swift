@@ -64,3 +64,21 @@ private let embeddedArbiter: Arbiter = {
     // swiftlint:disable:next force_try
     try! Arbiter(configuration: .init(permissionPolicy: .grant), logger: Logger(label: "audiosession.embedded"))
 }()
+
+extension AudioSession {
+    /// The app id and capabilities of this process's session (`AudioSession.shared`, the C
+    /// library's): `AUDIOSESSION_APP_ID` or the process name (each character an app id may not
+    /// hold, `AppID.allowedCharacters`, made `_`), and `AUDIOSESSION_CAPABILITIES`
+    /// (comma-separated `background-audio`, `now-playing`).
+    public static func processIdentity() -> (AppID, AppCapabilities) {
+        let environment = ProcessInfo.processInfo.environment
+        let processName = String(
+            ProcessInfo.processInfo.processName.unicodeScalars.prefix(255).map { AppID.isAllowed($0) ? Character($0) : "_" })
+        let app = environment["AUDIOSESSION_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? processName
+        var capabilities: AppCapabilities = []
+        for word in (environment["AUDIOSESSION_CAPABILITIES"] ?? "").split(separator: ",") {
+            if let capability = AppCapabilities(name: String(word)) { capabilities.insert(capability) }
+        }
+        return (AppID(app), capabilities)
+    }
+}

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionClient
 import AudioSessionModel
 import CAudioSessionServices
 

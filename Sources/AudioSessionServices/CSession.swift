@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionClient
 import AudioSessionModel
 import CAudioSessionServices
 import Synchronization
@@ -43,6 +43,14 @@ final class CSession: Sendable {
 
     let state = Mutex(State())
 
+    /// This process's session, as `AudioSession.shared` would be but with the client alone: the
+    /// C library links FoundationEssentials, not Foundation (no ICU; issue 31), and C callers
+    /// hear through their listeners, not NotificationCenter.
+    static let processSession: AudioSession = {
+        let (app, capabilities) = AudioSession.processIdentity()
+        return AudioSession(appID: app, capabilities: capabilities, transport: .fromEnvironment, poster: nil)
+    }()
+
     /// The session, or `!ini` before AudioSessionInitialize.
     func session() throws(CStatus) -> AudioSession {
         guard let session = state.withLock({ $0.session }) else { throw CStatus(kAudioSessionNotInitialized) }
@@ -51,7 +59,7 @@ final class CSession: Sendable {
 
     /// AudioSessionInitialize: connects the process's session and starts listening.
     func initialize(_ listener: AudioSessionInterruptionListener?, _ clientData: ClientData) throws(CStatus) {
-        let session = AudioSession.shared
+        let session = Self.processSession
         let first = state.withLock { state -> Bool in
             guard state.session == nil else { return false }
             state.session = session
