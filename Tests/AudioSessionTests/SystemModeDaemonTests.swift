@@ -20,12 +20,24 @@ struct SystemModeDaemonTests {
             path = String(cString: mkdtemp(&template)!)
             chmod(path, 0o755)
             for name in ["audiosession", "music-player"] {
-                try FileManager.default.copyItem(atPath: Package.executable(name), toPath: "\(path)/\(name)")
+                try Self.copyExecutable(Package.executable(name), to: "\(path)/\(name)")
             }
             mkdir(path + "/apps", 0o755)
             write("apps/radio.yaml", "app: radio\ncapabilities: [background-audio]\n")
         }
         deinit { try? FileManager.default.removeItem(atPath: path) }
+
+        /// Copies a program with a close-on-exec descriptor: a child another test forks meanwhile
+        /// must not inherit it open for writing, or running the copy fails with "Text file busy".
+        static func copyExecutable(_ source: String, to target: String) throws {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+            let fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+            guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+            defer { close(fd) }
+            fchmod(fd, 0o755)  // whatever the umask: every uid runs it
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
+        }
 
         var config: String { path + "/audiosessiond.yaml" }
 

@@ -46,7 +46,7 @@ struct ServerRestartTests {
         pulse.crash()
         #expect(eventually { heard.contains(.mediaServicesLost) }, "\(kind): MS1 after the server died")
         #expect(arbiter.engine.mediaServicesLost && backend.lostSince != nil)
-        #expect(arbiter.deviceStatus.otherAudio.isEmpty, "the dead server's streams left the device")
+        #expect(eventually { arbiter.deviceStatus.otherAudio.isEmpty }, "the dead server's streams left the device")
         #expect(throws: SessionError.self) { try music.setActive(true) }  // msrv meanwhile
         #expect(!heard.all.contains { if case .routeChange = $0 { true } else { false } }, "nothing but lost")
 
