@@ -140,13 +140,14 @@ let package = Package(
             swiftSettings: strict),
         // Scenario files: parser and runner (SCENARIOS.md).
         .target(
-            name: "Scenarios", dependencies: ["AudioSessionModel", "AudioSessionEngine", "AudioSession", "AudioSessionWire"],
+            name: "Scenarios",
+            dependencies: ["AudioSessionModel", "AudioSessionEngine", "AudioSessionClient", "AudioSessionWire"],
             swiftSettings: strict),
         // The `audiosession` CLI: argument parsing, wiring and printing only.
         .executableTarget(
             name: "audiosession",
             dependencies: [
-                "Scenarios", "AudioSession", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire",
+                "Scenarios", "AudioSessionClient", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

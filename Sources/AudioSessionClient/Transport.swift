@@ -1,8 +1,13 @@
 import AudioSessionRuntime
 import AudioSessionWire
 import Dispatch
-import FoundationEssentials
 import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where an `AudioSession` finds its arbiter: in this process (the default, on a simulated
 /// iPhone) or in `audiosessiond` over its socket.
@@ -20,7 +25,7 @@ public struct AudioSessionTransport: Sendable, CustomStringConvertible {
     /// Seconds a call waits for the daemon before failing with `msrv` (MS1): 2, or
     /// `AUDIOSESSION_TIMEOUT` when it is set.
     public static var defaultTimeout: Double {
-        ProcessInfo.processInfo.environment["AUDIOSESSION_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? 2
+        environmentValue("AUDIOSESSION_TIMEOUT").flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? 2
     }
 
     /// The daemon listening at `socketPath`; a handshake or a call that gets no answer within
@@ -35,7 +40,7 @@ public struct AudioSessionTransport: Sendable, CustomStringConvertible {
 
     /// `AUDIOSESSION_SOCKET=PATH` selects the daemon at PATH; otherwise `embedded`.
     public static var fromEnvironment: AudioSessionTransport {
-        if let path = ProcessInfo.processInfo.environment[SocketLocation.environmentVariable], !path.isEmpty {
+        if let path = environmentValue(SocketLocation.environmentVariable), !path.isEmpty {
             return .daemon(socketPath: path)
         }
         return .embedded
@@ -71,14 +76,19 @@ extension AudioSession {
     /// hold, `AppID.allowedCharacters`, made `_`), and `AUDIOSESSION_CAPABILITIES`
     /// (comma-separated `background-audio`, `now-playing`).
     public static func processIdentity() -> (AppID, AppCapabilities) {
-        let environment = ProcessInfo.processInfo.environment
-        let processName = String(
-            ProcessInfo.processInfo.processName.unicodeScalars.prefix(255).map { AppID.isAllowed($0) ? Character($0) : "_" })
-        let app = environment["AUDIOSESSION_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? processName
+        let name = CommandLine.arguments.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
+        let processName = String(name.unicodeScalars.prefix(255).map { AppID.isAllowed($0) ? Character($0) : "_" })
+        let app = environmentValue("AUDIOSESSION_APP_ID").flatMap { $0.isEmpty ? nil : $0 } ?? processName
         var capabilities: AppCapabilities = []
-        for word in (environment["AUDIOSESSION_CAPABILITIES"] ?? "").split(separator: ",") {
+        for word in (environmentValue("AUDIOSESSION_CAPABILITIES") ?? "").split(separator: ",") {
             if let capability = AppCapabilities(name: String(word)) { capabilities.insert(capability) }
         }
         return (AppID(app), capabilities)
     }
+}
+
+/// The value of an environment variable, if set (getenv: the client and the C library link no
+/// FoundationEssentials, issue 31).
+func environmentValue(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
 }

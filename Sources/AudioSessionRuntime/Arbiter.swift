@@ -21,7 +21,7 @@ public final class Arbiter: Sendable {
         public var profile: DeviceProfile
         public var duckLevel: Double
         /// Where settings persist; `nil` keeps them in memory only.
-        public var store: SettingsStore?
+        public var store: (any SettingsPersistence)?
         /// Who answers record-permission prompts (reloadable: `reload(_:)`).
         public var permissionPolicy: PermissionPolicy
         /// T1: the trust mode and its lists (reloadable: `reload(_:)`).
@@ -32,7 +32,7 @@ public final class Arbiter: Sendable {
         public var now: @Sendable () -> UInt64
 
         public init(
-            profile: DeviceProfile = .iphone, duckLevel: Double = 0.2, store: SettingsStore? = nil,
+            profile: DeviceProfile = .iphone, duckLevel: Double = 0.2, store: (any SettingsPersistence)? = nil,
             permissionPolicy: PermissionPolicy = .ask, trust: TrustPolicy = .user, policy: DevicePolicy = DevicePolicy(),
             now: @escaping @Sendable () -> UInt64 = { 0 }
         ) {
@@ -141,7 +141,9 @@ public final class Arbiter: Sendable {
     public init(configuration: Configuration, logger: Logger) throws(StoreError) {
         var engine = Engine(profile: configuration.profile, duckLevel: configuration.duckLevel)
         let (settings, owners) = try configuration.store?.loadState() ?? (DeviceSettings(), [:])
-        do { try engine.restore(settings) } catch { throw StoreError(error.message) }
+        do { try engine.restore(settings) } catch {
+            throw StoreError((configuration.store.map { "\($0.file): " } ?? "") + error.message)
+        }
         let rules = Rules(
             trust: configuration.trust, permissionPolicy: configuration.permissionPolicy, policy: configuration.policy)
         self.state = Mutex(

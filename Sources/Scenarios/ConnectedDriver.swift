@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionClient
 import AudioSessionWire
 import Synchronization
 
@@ -48,7 +48,8 @@ public struct ConnectedDriver: ScenarioDriver {
     }
 
     public mutating func declare(_ declaration: AppDeclaration) async throws(SessionError) {
-        let session = AudioSession(appID: declaration.app, capabilities: declaration.capabilities, transport: transport)
+        let session = AudioSession(
+            appID: declaration.app, capabilities: declaration.capabilities, transport: transport, poster: nil)
         let inbox = inbox
         let app = declaration.app
         session.addNotificationHandler { notification in

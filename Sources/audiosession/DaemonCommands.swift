@@ -1,8 +1,12 @@
 import ArgumentParser
-import AudioSession
+import AudioSessionClient
 import AudioSessionWire
-import Foundation
+import FoundationEssentials
 import Scenarios
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `--socket PATH`, shared by the commands that talk to a running daemon.
 struct DaemonOptions: ParsableArguments {
@@ -28,7 +32,7 @@ struct DaemonOptions: ParsableArguments {
         do {
             return try SystemController(transport: .daemon(socketPath: path), role: role, onEvent: onEvent)
         } catch {
-            FileHandle.standardError.write(Data("audiosession: \(error.message)\n".utf8))
+            printError("audiosession: \(error.message)")
             throw ExitCode(2)
         }
     }
@@ -49,7 +53,7 @@ extension AudioSessionCommand {
             let controller = try daemon.connect(as: .monitor)
             let snapshot: DeviceSnapshot
             do { snapshot = try controller.snapshot() } catch {
-                FileHandle.standardError.write(Data("audiosession: \(error.message)\n".utf8))
+                printError("audiosession: \(error.message)")
                 throw ExitCode(1)
             }
             print(json ? StatusPrinter.json(snapshot) : StatusPrinter.text(snapshot))
@@ -71,7 +75,7 @@ extension AudioSessionCommand {
                 }
             }
             do { try controller.subscribe() } catch {
-                FileHandle.standardError.write(Data("audiosession: \(error.message)\n".utf8))
+                printError("audiosession: \(error.message)")
                 throw ExitCode(1)
             }
             let lost = Task.detached {
@@ -84,7 +88,7 @@ extension AudioSessionCommand {
                 fflush(nil)
             }
             lost.cancel()
-            FileHandle.standardError.write(Data("audiosession: the daemon went away\n".utf8))
+            printError("audiosession: the daemon went away")
             throw ExitCode(1)
         }
     }
@@ -148,7 +152,7 @@ extension AudioSessionCommand {
                 case .appState(let app, let state): try controller.setAppState(of: app, state)
                 }
             } catch let error as SessionError {
-                FileHandle.standardError.write(Data("audiosession: \(error)\n".utf8))
+                printError("audiosession: \(error)")
                 throw ExitCode(1)
             }
         }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `audiosession live`: a local web page of a running daemon, served by `audiosession-live`
 /// (Tools/LiveView, on Hummingbird, a package of its own so no HTTP server is in the daemon).
@@ -26,13 +26,11 @@ struct Live: ParsableCommand {
 
     func run() throws {
         guard let tool = ExternalTool.find("audiosession-live", package: "Tools/LiveView") else {
-            FileHandle.standardError.write(
-                Data(
-                    """
-                    audiosession live: the live view is not built. It uses Hummingbird, kept out of the main build:
-                      swift build --package-path Tools/LiveView
-
-                    """.utf8))
+            printError(
+                """
+                audiosession live: the live view is not built. It uses Hummingbird, kept out of the main build:
+                  swift build --package-path Tools/LiveView
+                """)
             throw ExitCode(2)
         }
         ExternalTool.exec(

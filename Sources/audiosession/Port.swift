@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -35,21 +35,18 @@ struct Port: ParsableCommand {
 
     func run() throws {
         guard let assistant = Self.assistant() else {
-            FileHandle.standardError.write(
-                Data(
-                    """
-                    audiosession port: the porting assistant is not built. It uses swift-syntax, kept out of the main build:
-                      swift build --package-path Tools/PortingAssistant
-                    then run this again (or put Tools/PortingAssistant/.build/debug/audiosession-port on PATH).
-
-                    """.utf8))
+            printError(
+                """
+                audiosession port: the porting assistant is not built. It uses swift-syntax, kept out of the main build:
+                  swift build --package-path Tools/PortingAssistant
+                then run this again (or put Tools/PortingAssistant/.build/debug/audiosession-port on PATH).
+                """)
             throw ExitCode(2)
         }
         let arguments = [assistant] + (fix ? ["--fix"] : []) + (check ? ["--check"] : []) + paths
         let argv = arguments.map { strdup($0) } + [nil]
         execv(assistant, argv)
-        FileHandle.standardError.write(
-            Data("audiosession port: cannot run \(assistant): \(String(cString: strerror(errno)))\n".utf8))
+        printError("audiosession port: cannot run \(assistant): \(String(cString: strerror(errno)))")
         throw ExitCode(2)
     }
 
@@ -79,7 +76,7 @@ enum ExternalTool {
     static func exec(_ path: String, _ arguments: [String]) -> Never {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
-        FileHandle.standardError.write(Data("audiosession: cannot run \(path): \(String(cString: strerror(errno)))\n".utf8))
+        printError("audiosession: cannot run \(path): \(String(cString: strerror(errno)))")
         exit(2)
     }
 }

@@ -1,11 +1,15 @@
 import AudioSessionDaemon
 import AudioSessionRuntime
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An `audiosessiond` started for one command (`run --daemon`) on a socket in a new private
 /// directory, stopped with SIGTERM when done.
 struct PrivateDaemon {
-    let process: Process
+    let pid: pid_t
     let directory: String
     var socketPath: String { directory + "/socket" }
 
@@ -15,22 +19,24 @@ struct PrivateDaemon {
 
     /// Starts the daemon that sits beside this executable and waits (bounded) until it listens.
     static func start() throws -> PrivateDaemon {
-        var template = Array((NSTemporaryDirectory() + "/audiosession-run-XXXXXX").utf8CString)
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((temporary + "/audiosession-run-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw StartError(description: "cannot make a temporary directory") }
         let directory = String(cString: made)
         let executable = daemonExecutable()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--socket", directory + "/socket", "--permission-prompt", "ask", "--log-level", "error"]
-        do {
-            try process.run()
-        } catch {
-            throw StartError(description: "cannot start \(executable): \(error.localizedDescription)")
+        let arguments = [executable, "--socket", directory + "/socket", "--permission-prompt", "ask", "--log-level", "error"]
+        var pid: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawnp(&pid, executable, nil, nil, argv, environ)
+        guard spawned == 0 else {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw StartError(description: "cannot start \(executable): \(String(cString: strerror(spawned)))")
         }
-        let daemon = PrivateDaemon(process: process, directory: directory)
-        let deadline = Date().addingTimeInterval(10)
+        let daemon = PrivateDaemon(pid: pid, directory: directory)
+        let deadline = ContinuousClock.now + .seconds(10)
         while !SocketPath.isListening(daemon.socketPath) {
-            guard process.isRunning, Date() < deadline else {
+            guard daemon.isRunning, ContinuousClock.now < deadline else {
                 daemon.stop()
                 throw StartError(description: "\(executable) did not start listening on \(daemon.socketPath)")
             }
@@ -39,11 +45,16 @@ struct PrivateDaemon {
         return daemon
     }
 
+    /// Whether the daemon has not exited (it is not reaped here, so `stop` still can).
+    var isRunning: Bool {
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == 0
+    }
+
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         try? FileManager.default.removeItem(atPath: directory)
     }
 

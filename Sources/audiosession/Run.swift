@@ -1,6 +1,6 @@
 import ArgumentParser
-import AudioSession
-import Foundation
+import AudioSessionClient
+import FoundationEssentials
 import Scenarios
 
 extension AudioSessionCommand {
@@ -50,7 +50,7 @@ extension AudioSessionCommand {
                     privateDaemon = started
                     target = .daemon(socketPath: started.socketPath)
                 } catch {
-                    FileHandle.standardError.write(Data("audiosession: \(error)\n".utf8))
+                    printError("audiosession: \(error)")
                     throw ExitCode(2)
                 }
             } else if let socket {
@@ -67,7 +67,7 @@ extension AudioSessionCommand {
                 }
                 switch outcome {
                 case .failure(let message):
-                    FileHandle.standardError.write(Data((message + "\n").utf8))
+                    printError(message)
                     status = 2
                 case .success(let report) where timeline:
                     print(Timeline.render(report, scenario: (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""))
@@ -145,7 +145,7 @@ enum TimelineFile {
     static func write(_ report: ScenarioReport, title: String, to path: String) throws {
         let svg = TimelinePicture.svg(report, title: title)
         guard FileManager.default.createFile(atPath: path, contents: Data(svg.utf8)) else {
-            FileHandle.standardError.write(Data("audiosession: cannot write \(path)\n".utf8))
+            printError("audiosession: cannot write \(path)")
             throw ExitCode(2)
         }
     }

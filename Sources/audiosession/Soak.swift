@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension AudioSessionCommand {
     /// `audiosession soak`: many clients churning against a daemon for a while; exit 0 only with
@@ -63,7 +67,7 @@ extension AudioSessionCommand {
                     socketPath = started.socketPath
                 }
             } catch {
-                FileHandle.standardError.write(Data("audiosession soak: \(error)\n".utf8))
+                printError("audiosession soak: \(error)")
                 throw ExitCode(2)
             }
             raiseDescriptorLimit(to: clients + 64)
@@ -77,7 +81,7 @@ extension AudioSessionCommand {
                 load = try SoakLoad(settings)
                 try load.run()
             } catch {
-                FileHandle.standardError.write(Data("audiosession soak: \(error)\n".utf8))
+                printError("audiosession soak: \(error)")
                 throw ExitCode(2)
             }
             let tally = load.tally

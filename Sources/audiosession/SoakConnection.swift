@@ -1,5 +1,9 @@
 import AudioSessionWire
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One socket to the daemon for the soak's poll loop: it writes whole frames and hands back
 /// the messages that arrived. Read only after poll(2) said it is readable, so a read never waits.

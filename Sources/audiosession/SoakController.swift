@@ -1,6 +1,10 @@
 import AudioSessionModel
 import AudioSessionWire
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The soak's system controller: it interleaves system events (a headphone plug, a call, the
 /// volume, a wake) with the apps' churn, asks for the engine's invariants once a second, and

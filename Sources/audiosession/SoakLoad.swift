@@ -2,7 +2,12 @@ import AudioSessionDaemon
 import AudioSessionModel
 import AudioSessionRuntime
 import AudioSessionWire
-import Foundation
+import Dispatch
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The soak's load: N app connections churning through connect, configure, activate, start
 /// and stop output, deactivate and disconnect, and one system controller interleaving system

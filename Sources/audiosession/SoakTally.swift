@@ -31,16 +31,18 @@ struct SoakTally {
     }
 
     func report(seconds: Double, tolerance: Double) -> String {
-        func mib(_ kib: Int?) -> String { kib.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "unknown" }
+        func mib(_ kib: Int?) -> String { kib.map { decimal(Double($0) / 1024, places: 1) + " MiB" } ?? "unknown" }
         var lines = [
             "operations \(operations) (\(Int(Double(operations) / seconds))/s under load): connects \(connects), activations \(activations)"
                 + " (refused by A3 during a call: \(refusedActivations)), system events \(systemEvents)",
             "notifications received \(notifications)",
             "invariant checks \(invariantChecks) during the run and after it",
             "daemon RSS: start \(mib(rssStart)), at rest after warm-up \(mib(rssAfterWarmUp)), at rest at the end \(mib(rssEnd))"
-                + (rssGrowth.map { String(format: " (%+.1f%% since warm-up; tolerance %.0f%%)", $0, tolerance) } ?? ""),
+                + (rssGrowth.map {
+                    " (\(decimal($0, places: 1, sign: true))% since warm-up; tolerance \(decimal(tolerance, places: 0))%)"
+                } ?? ""),
             "daemon RSS under load, each tenth of the run (MiB): "
-                + rssSamples.map { String(format: "%.1f", Double($0) / 1024) }.joined(separator: " "),
+                + rssSamples.map { decimal(Double($0) / 1024, places: 1) }.joined(separator: " "),
             "errors \(errorCount)",
         ]
         lines += firstErrors.map { "  " + $0 }

@@ -1,6 +1,6 @@
-import AudioSession
+import AudioSessionClient
 import AudioSessionWire
-import Foundation
+import FoundationEssentials
 
 /// How `status` and `events` print what the daemon says.
 enum StatusPrinter {
@@ -59,46 +59,53 @@ enum StatusPrinter {
 
     static func json(_ snapshot: DeviceSnapshot) -> String {
         let device = snapshot.device
-        let object: [String: Any] = [
-            "device": device.profile.name,
-            "outputVolume": device.outputVolume,
-            "duckLevel": device.duckLevel,
-            "locked": device.isLocked,
-            "silentSwitch": device.silentSwitchOn,
-            "microphoneMuted": device.microphoneMuted,
-            "inputs": device.inputs.map(port),
-            "outputs": device.outputs.map(port),
-            "routingOwner": device.routingOwner?.rawValue ?? NSNull(),
-            "route": ["inputs": device.route.inputs.map(port), "outputs": device.route.outputs.map(port)],
-            "systemSessions": device.systemSessions.map(\.description),
-            "invariantViolations": snapshot.violations,
-            "omittedApps": snapshot.omittedApps,
-            "mediaServicesLostSince": snapshot.mediaServicesLostSince.map { Int($0 / 1_000_000) } ?? NSNull(),
-            "otherAudio": device.otherAudio.map { stream -> [String: Any] in
-                [
-                    "id": stream.audio.id, "name": stream.audio.name, "role": stream.audio.role ?? NSNull(),
-                    "gain": stream.gain, "muted": stream.isMuted, "uid": stream.audio.uid.map { Int($0) } ?? NSNull(),
-                ]
-            },
-            "apps": snapshot.apps.map { app -> [String: Any] in
-                [
-                    "app": app.app.rawValue, "pid": Int(app.pid), "uid": Int(app.uid), "category": app.category.name,
-                    "mode": app.mode.name, "options": app.options.rawValue, "active": app.isActive,
-                    "interrupted": app.isInterrupted, "outputRunning": app.isOutputRunning,
-                    "inputRunning": app.isInputRunning, "outputGain": app.outputGain, "player": app.player ?? NSNull(),
-                    "kind": "\(app.kind)", "policy": app.policy ?? NSNull(),
-                    "route": ["inputs": app.route.inputs.map(port), "outputs": app.route.outputs.map(port)],
-                ]
-            },
+        let object: [String: JSONValue] = [
+            "device": JSONValue(device.profile.name),
+            "outputVolume": JSONValue(device.outputVolume),
+            "duckLevel": JSONValue(device.duckLevel),
+            "locked": JSONValue(device.isLocked),
+            "silentSwitch": JSONValue(device.silentSwitchOn),
+            "microphoneMuted": JSONValue(device.microphoneMuted),
+            "inputs": .array(device.inputs.map(port)),
+            "outputs": .array(device.outputs.map(port)),
+            "routingOwner": JSONValue(device.routingOwner?.rawValue),
+            "route": route(device.route),
+            "systemSessions": JSONValue(device.systemSessions.map { $0.description }),
+            "invariantViolations": JSONValue(snapshot.violations),
+            "omittedApps": JSONValue(snapshot.omittedApps),
+            "mediaServicesLostSince": JSONValue(snapshot.mediaServicesLostSince.map { Int($0 / 1_000_000) }),
+            "otherAudio": .array(device.otherAudio.map(otherAudio)),
+            "apps": .array(snapshot.apps.map(app)),
         ]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]) else {
-            return "{}"
-        }
-        return String(decoding: data, as: UTF8.self)
+        return JSONValue.object(object).pretty
     }
 
-    private static func port(_ port: AudioSessionModel.Port) -> [String: Any] {
-        ["type": port.type.rawValue, "uid": port.uid, "name": port.name]
+    private static func otherAudio(_ stream: OtherAudioStatus) -> JSONValue {
+        .object([
+            "id": JSONValue(stream.audio.id), "name": JSONValue(stream.audio.name), "role": JSONValue(stream.audio.role),
+            "gain": JSONValue(stream.gain), "muted": JSONValue(stream.isMuted),
+            "uid": JSONValue(stream.audio.uid.map { (uid: UInt32) -> Int in Int(uid) }),
+        ])
+    }
+
+    private static func app(_ app: AppSnapshot) -> JSONValue {
+        .object([
+            "app": JSONValue(app.app.rawValue), "pid": JSONValue(Int(app.pid)), "uid": JSONValue(Int(app.uid)),
+            "category": JSONValue(app.category.name), "mode": JSONValue(app.mode.name),
+            "options": JSONValue(Int(app.options.rawValue)), "active": JSONValue(app.isActive),
+            "interrupted": JSONValue(app.isInterrupted), "outputRunning": JSONValue(app.isOutputRunning),
+            "inputRunning": JSONValue(app.isInputRunning), "outputGain": JSONValue(app.outputGain),
+            "player": JSONValue(app.player), "kind": JSONValue("\(app.kind)"), "policy": JSONValue(app.policy),
+            "route": route(app.route),
+        ])
+    }
+
+    private static func route(_ route: Route) -> JSONValue {
+        .object(["inputs": .array(route.inputs.map(port)), "outputs": .array(route.outputs.map(port))])
+    }
+
+    private static func port(_ port: AudioSessionModel.Port) -> JSONValue {
+        .object(["type": JSONValue(port.type.rawValue), "uid": JSONValue(port.uid), "name": JSONValue(port.name)])
     }
 
     /// `HH:MM:SS.mmm` (UTC) of nanoseconds since 1970.

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionDaemon
 import AudioSessionRuntime
 import AudioSessionWire
 import Foundation

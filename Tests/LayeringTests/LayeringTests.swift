@@ -28,7 +28,8 @@ struct LayeringTests {
         "Combine": [],
         "AVKit": ["AVFoundation"],
         "AudioSessionServices": ["CAudioSessionServices", "AudioSessionClient", "AudioSessionModel"],
-        "Scenarios": ["AudioSessionModel", "AudioSession", "AudioSessionWire", "AudioSessionEngine"],
+        // Scenarios drive the client (no NotificationCenter): the command links no Foundation.
+        "Scenarios": ["AudioSessionModel", "AudioSessionClient", "AudioSessionWire", "AudioSessionEngine"],
         "AudioSessionMedia": ["AudioSession", "AudioSessionModel", "CSndFile", "CPulse", "PulseClient"],
         "PulseClient": ["CPulse"],
         // A backend knows the runtime's door (AudioBackend, Arbiter.report) and the model only.
@@ -132,20 +133,33 @@ struct LayeringTests {
     }
 
     /// The daemon's RSS, and the players bridge's (§16: ≤ 15 MiB with 20 players; Foundation's
-    /// CoreFoundation alone costs some 5 MiB once linked, used or not); the C library's installed
-    /// size (issue 31: Foundation brought ICU's 39 MiB of data into the runtime it ships).
+    /// CoreFoundation alone costs some 5 MiB once linked, used or not); the command's and the C
+    /// library's installed size (issue 31: Foundation brings ICU's 32 MiB of data).
     @Test(
-        "The daemon, the players bridge and the C library stay on FoundationEssentials: neither Foundation nor ICU is loaded",
-        arguments: ["audiosessiond", "audiosession-players", "libAudioSessionServices.so"])
+        "The daemon, the command and the players bridge stay on FoundationEssentials: neither Foundation nor ICU is loaded",
+        arguments: ["audiosessiond", "audiosession", "audiosession-players"])
     func linksNoFoundation(binary: String) throws {
         let needed = try Self.neededLibraries(Self.root.appendingPathComponent(".build/debug/\(binary)").path)
         #expect(needed.contains("libFoundationEssentials.so"), "\(needed)")
         #expect(!needed.contains("libFoundation.so") && !needed.contains("lib_FoundationICU.so"), "\(needed)")
     }
 
-    @Test("The client library imports no Foundation (NotificationCenter lives in the AudioSession module)")
-    func clientImportsNoFoundation() throws {
-        let foundation = try Self.imports(of: "AudioSessionClient").filter { $0.module == "Foundation" }
-        #expect(foundation.isEmpty)
+    /// Issue 31: the C library ships the Swift runtime it needs beside it; without
+    /// FoundationEssentials that is some 14 MiB instead of 24.
+    @Test("The C library needs no Foundation of any kind")
+    func cLibraryLinksNoFoundation() throws {
+        let needed = try Self.neededLibraries(Self.root.appendingPathComponent(".build/debug/libAudioSessionServices.so").path)
+        #expect(needed.contains("libswiftCore.so"), "\(needed)")
+        #expect(!needed.contains { $0.hasPrefix("libFoundation") || $0.contains("ICU") }, "\(needed)")
+    }
+
+    /// NotificationCenter lives in the AudioSession module; JSON and files (the settings store)
+    /// in the daemon module.
+    @Test(
+        "The client and the runtime import no Foundation, not even FoundationEssentials",
+        arguments: ["AudioSessionClient", "AudioSessionRuntime"])
+    func clientImportsNoFoundation(module: String) throws {
+        let foundation = try Self.imports(of: module).filter { $0.module.hasPrefix("Foundation") }
+        #expect(foundation.isEmpty, "\(foundation)")
     }
 }

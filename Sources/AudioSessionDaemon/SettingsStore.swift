@@ -1,5 +1,5 @@
-import AudioSessionEngine
 import AudioSessionModel
+import AudioSessionRuntime
 import Dispatch
 import FoundationEssentials  // JSON and files without the rest of Foundation (daemon RSS)
 import Synchronization
@@ -11,7 +11,9 @@ import Glibc
 /// The daemon's state directory: record permissions (P1) and the output volume (HW7) in
 /// `state.json`, replaced atomically (write a temporary file, fsync, rename, fsync the
 /// directory), so a kill -9 at any moment leaves either the old or the new file, whole.
-public struct SettingsStore: Sendable {
+/// (The runtime sees it as `SettingsPersistence`; JSON and files stay on the daemon's side, so
+/// the client and the C library need no FoundationEssentials: issue 31.)
+public struct SettingsStore: SettingsPersistence {
     public let directory: String
     public var file: String { directory + "/state.json" }
     private var temporaryFile: String { directory + "/state.json.tmp" }
@@ -41,7 +43,7 @@ public struct SettingsStore: Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if !isDirectory, errno == ENOENT { return }
-            throw StoreError.system("lstat \(path)")
+            throw systemError("lstat \(path)")
         }
         let me = geteuid()
         let kind = info.st_mode & S_IFMT
@@ -80,8 +82,7 @@ public struct SettingsStore: Sendable {
             }
         }
         let settings = DeviceSettings(recordPermissions: permissions, outputVolume: saved.outputVolume)
-        var check = Engine()
-        do { try check.restore(settings) } catch { throw StoreError("\(file): \(error.message)") }
+        do { try settings.validate() } catch { throw StoreError("\(file): \(error.message)") }
         var owners: [AppID: UInt32] = [:]
         for (app, uid) in saved.owners ?? [:] { owners[AppID(app)] = uid }
         return (settings, owners)
@@ -127,25 +128,25 @@ public struct SettingsStore: Sendable {
         // Never through a link, and only a file this write creates.
         unlink(temporaryFile)
         let fd = open(temporaryFile, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError.system("open \(temporaryFile)") }
+        guard fd >= 0 else { throw systemError("open \(temporaryFile)") }
         var written = 0
         while written < bytes.count {
             let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
-                let failure = StoreError.system("write \(temporaryFile)")
+                let failure = systemError("write \(temporaryFile)")
                 close(fd)
                 throw failure
             }
             written += n
         }
         guard fsync(fd) == 0 else {
-            let failure = StoreError.system("fsync \(temporaryFile)")
+            let failure = systemError("fsync \(temporaryFile)")
             close(fd)
             throw failure
         }
         close(fd)
-        guard rename(temporaryFile, file) == 0 else { throw StoreError.system("rename to \(file)") }
+        guard rename(temporaryFile, file) == 0 else { throw systemError("rename to \(file)") }
         let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directoryFD >= 0 {
             fsync(directoryFD)  // the rename itself survives a power cut
@@ -163,18 +164,6 @@ private struct SavedState: Codable {
     var recordPermissions: [String: String]
     /// App id → the uid it belongs to (ids holding a record permission).
     var owners: [String: UInt32]?
-}
-
-/// The state directory cannot be read or written; the message names the file and the fault.
-public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-
-    static func system(_ call: String) -> StoreError {
-        StoreError("\(call): \(String(cString: strerror(errno)))")
-    }
-
-    public var description: String { message }
 }
 
 /// One serial queue of writes where only the latest pending value matters.
@@ -201,4 +190,9 @@ final class BackgroundWrites: Sendable {
     }
 
     func wait() { queue.sync {} }
+}
+
+/// A failed system call, with errno's text.
+private func systemError(_ call: String) -> StoreError {
+    StoreError("\(call): \(String(cString: strerror(errno)))")
 }
