@@ -144,17 +144,17 @@ let package = Package(
             dependencies: ["AudioSessionModel", "AudioSessionEngine", "AudioSessionClient", "AudioSessionWire"],
             swiftSettings: strict),
         // The `audiosession` CLI: argument parsing, wiring and printing only.
-        .executableTarget(
-            name: "audiosession",
+        .target(
+            name: "AudioSessionCLI",
             dependencies: [
                 "Scenarios", "AudioSessionClient", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
-        // The daemon: parsing and wiring only.
-        .executableTarget(
-            name: "audiosessiond",
+        // The daemon's command line: parsing and wiring only.
+        .target(
+            name: "AudioSessionDaemonCLI",
             dependencies: [
                 "PulseBackend",
                 "AudioSessionRuntime",
@@ -167,6 +167,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `audiosession`, which is also the daemon when called `audiosessiond` (the release's one
+        // binary for both); `audiosessiond` alone for development and the benchmarks.
+        .executableTarget(
+            name: "audiosession", dependencies: ["AudioSessionCLI", "AudioSessionDaemonCLI"], swiftSettings: strict),
+        .executableTarget(name: "audiosessiond", dependencies: ["AudioSessionDaemonCLI"], swiftSettings: strict),
         // §16: the players bridge's decisions, pure (no bus, no socket).
         .target(name: "AudioSessionPlayers", dependencies: ["AudioSessionModel"], swiftSettings: strict),
         // sd-bus (libsystemd): the session bus, for the players bridge only.

@@ -1,7 +1,6 @@
 import ArgumentParser
 
 /// `audiosession`: run scenario files and the demo.
-@main
 struct AudioSessionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audiosession",
@@ -9,3 +8,7 @@ struct AudioSessionCommand: AsyncParsableCommand {
         subcommands: [Run.self, Demo.self, Status.self, Events.self, System.self, Soak.self, Port.self, Live.self]
     )
 }
+
+/// The command's entry point, for its executable (and the release's multi-call binary).
+/// Parses `CommandLine.arguments` and runs the subcommand; exits with its status.
+public func audiosessionMain() async { await AudioSessionCommand.main() }

@@ -15,7 +15,6 @@ import Glibc
 #endif
 
 /// `audiosessiond`: the arbiter as a daemon on a Unix socket. Parsing and wiring only.
-@main
 struct Daemon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audiosessiond",
@@ -190,3 +189,7 @@ extension DeviceProfile: ExpressibleByArgument {
 
 extension PermissionPolicy: ExpressibleByArgument {}
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// The daemon's entry point, for its executable (and the release's multi-call binary).
+/// Parses `CommandLine.arguments` and runs the daemon until it is stopped.
+public func audiosessiondMain() async { await Daemon.main() }
