@@ -173,10 +173,16 @@ struct PeerGroups {
     }
 }
 
-/// Sends to a socket from any thread, in call order, through its loop's outbox.
-struct ChannelSink: ConnectionSink {
+/// Sends to a socket from any thread, in call order, through its loop's outbox. (A class: the
+/// arbiter keeps it per app and hands it a message per notification; a copy is one retain.)
+final class ChannelSink: ConnectionSink {
     let channel: any Channel
     let outbox: LoopOutbox
+
+    init(channel: any Channel, outbox: LoopOutbox) {
+        self.channel = channel
+        self.outbox = outbox
+    }
 
     func send(_ message: ServerMessage) {
         outbox.send(message, to: channel)

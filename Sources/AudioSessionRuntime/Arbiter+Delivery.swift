@@ -8,26 +8,25 @@ extension Arbiter {
     /// controllers or to the configured policy.
     func deliver(_ effects: [Effect], _ state: inout State) {
         var device: [DeviceEffect] = []
+        var readers: [Connection]?  // the subscribers, looked up once per step, not per notification
         for effect in effects {
             switch effect {
             case .notify(let app, let notification):
                 state.sequence += 1
                 let sequence = state.sequence
-                sink(of: app, state)?.send(.event(.notification(sequence: sequence, notification)))
+                state.connectionByApp[app]?.sink.send(.event(.notification(sequence: sequence, notification)))
                 guard !state.subscribers.isEmpty else { continue }
                 let observed = ServerMessage.event(
                     .observed(sequence: sequence, time: configuration.now(), app: app, notification))
                 // A subscriber that may not control the system hears only its own uid's apps.
                 let uid = state.uid(of: app)
-                for id in state.subscribers {
-                    guard let subscriber = state.connections[id], subscriber.sees(uid) else { continue }
-                    subscriber.sink.send(observed)
-                }
+                if readers == nil { readers = state.subscribers.compactMap { state.connections[$0] } }
+                for subscriber in readers ?? [] where subscriber.sees(uid) { subscriber.sink.send(observed) }
             case .outputGain(let app, let gain):
-                sink(of: app, state)?.send(.event(.outputGain(gain)))
+                state.connectionByApp[app]?.sink.send(.event(.outputGain(gain)))
                 device.append(.outputGain(app, gain))
             case .stopIO(let app, let output, let input):
-                sink(of: app, state)?.send(.event(.stopIO(output: output, input: input)))
+                state.connectionByApp[app]?.sink.send(.event(.stopIO(output: output, input: input)))
                 device.append(.stopIO(app, output: output, input: input))
             case .askRecordPermission(let app):
                 askRecordPermission(app, &state)
@@ -40,11 +39,6 @@ extension Arbiter {
             }
         }
         state.backend?.carryOut(device)  // the one door (AudioBackend)
-    }
-
-    private func sink(of app: AppID, _ state: State) -> (any ConnectionSink)? {
-        guard let id = state.connectionByApp[app] else { return nil }
-        return state.connections[id]?.sink
     }
 
     /// P2: the policy answers at once, or connected controllers are asked.

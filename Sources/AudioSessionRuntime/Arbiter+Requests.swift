@@ -107,8 +107,8 @@ extension Arbiter {
     /// are only counted for it.
     func snapshot(_ state: State, for reader: Connection) -> DeviceSnapshot {
         var apps: [AppSnapshot] = []
-        for (app, id) in state.connectionByApp {
-            guard let connection = state.connections[id], let status = state.engine.status(of: app) else { continue }
+        for (app, link) in state.connectionByApp {
+            guard let connection = state.connections[link.id], let status = state.engine.status(of: app) else { continue }
             guard reader.sees(connection.peer.uid) else { continue }
             // PL7: a player's app shows the player's process, not the bridge's that connected it.
             let player = state.players[app]
@@ -144,7 +144,7 @@ extension Arbiter {
     func persistIfChanged(after step: Step?, _ state: inout State) {
         switch step {
         case .recordPermissionAnswer(let app, _):
-            if state.owners[app] == nil, let id = state.connectionByApp[app], let uid = state.connections[id]?.peer.uid {
+            if state.owners[app] == nil, let uid = state.uid(of: app) {
                 state.owners[app] = uid
             }
         case .system(.outputVolume), nil: break

@@ -98,7 +98,9 @@ public final class Arbiter: Sendable {
     struct State: Sendable {
         var engine: Engine
         var connections: [UInt64: Connection] = [:]
-        var connectionByApp: [AppID: UInt64] = [:]
+        /// Each connected app's connection, with what a fan-out needs of it (its sink, its uid)
+        /// at hand: one lookup, no copy of the connection (issue 30: under the lock).
+        var connectionByApp: [AppID: AppLink] = [:]
         /// Connections that asked for every notification (`subscribe`).
         var subscribers: [UInt64] = []
         var nextConnection: UInt64 = 1
@@ -129,7 +131,14 @@ public final class Arbiter: Sendable {
         var mediaServicesLostSince: UInt64?
 
         /// The uid a connected app is connected as (T4: who may see it), nil for none.
-        func uid(of app: AppID) -> UInt32? { connectionByApp[app].flatMap { connections[$0]?.peer.uid } }
+        func uid(of app: AppID) -> UInt32? { connectionByApp[app]?.uid }
+    }
+
+    /// A connected app's connection id, sink and uid.
+    struct AppLink: Sendable {
+        let id: UInt64
+        let sink: any ConnectionSink
+        let uid: UInt32
     }
 
     let state: Mutex<State>
@@ -235,7 +244,7 @@ public final class Arbiter: Sendable {
         state.nextConnection += 1
         state.connections[id] = Connection(role: hello.role, peer: peer, sink: sink, trust: trust)
         if case .app(let app, _) = hello.role {
-            state.connectionByApp[app] = id
+            state.connectionByApp[app] = AppLink(id: id, sink: sink, uid: peer.uid)
             if let player = hello.player {
                 state.players[app] = player
                 state.backend?.playersChanged()
@@ -256,7 +265,7 @@ public final class Arbiter: Sendable {
                 metadata: ["app": "\(app)", "peer": "\(peer)", "holder": "\(holder)"])
             return SessionError(.badParam, "app \(app) belongs to another user; choose another app id")
         }
-        if let existing = state.connectionByApp[app], let other = state.connections[existing] {
+        if let existing = state.connectionByApp[app], let other = state.connections[existing.id] {
             logger.warning(
                 "refused a second connection for app \(app)", metadata: ["peer": "\(peer)", "connected": "\(other.peer)"])
             return SessionError(.badParam, "app \(app) is already connected (pid \(other.peer.pid))")

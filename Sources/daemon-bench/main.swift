@@ -10,6 +10,13 @@ import Logging
 import Synchronization
 
 let arguments = CommandLine.arguments
+// `--arbiter-rounds N`: only N plugs/unplugs of the arbiter under its lock with 1,000 apps, no
+// daemon (for callgrind: scripts/benchmark runs two lengths and prints instructions per round).
+if arguments.count > 2, arguments[1] == "--arbiter-rounds", let rounds = Int(arguments[2]) {
+    let (arbiter, system) = try arbiterWithApps(1000, sink: DroppingSink())
+    _ = plugUnplug(arbiter, from: system, rounds: rounds)
+    exit(0)
+}
 let daemonPath = arguments.count > 1 ? arguments[1] : ".build/release/audiosessiond"
 
 func now() -> UInt64 {
@@ -196,58 +203,19 @@ daemon.waitUntilExit()
 try? FileManager.default.removeItem(atPath: directory)
 
 // The arbiter alone (no sockets): a plug/unplug with 1,000 apps, messages encoded and dropped.
-struct EncodingSink: ConnectionSink {
-    func send(_ message: ServerMessage) { _ = message.encoded() }
-    func close() {}
-}
-let arbiter = try Arbiter(configuration: .init(), logger: .init(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
-let system = try arbiter.connect(Hello(role: .controller), peer: .thisProcess, sink: EncodingSink()).get()
-for index in 0..<1000 {
-    let app = try arbiter.connect(Hello(role: .app(AppID("app-\(index)"), [])), peer: .thisProcess, sink: EncodingSink()).get()
-    _ = arbiter.handle(.call(.setCategory(.playback, options: .mixWithOthers)), from: app)
-}
-var stepTimes: [UInt64] = []
-for round in 0..<40 {
-    let start = now()
-    _ = arbiter.handle(round % 2 == 0 ? .system(.plug(.headphones, uid: "h")) : .system(.unplug(uid: "h")), from: system)
-    stepTimes.append(now() - start)
-}
+let (arbiter, system) = try arbiterWithApps(1000, sink: EncodingSink())
+let stepTimes = plugUnplug(arbiter, from: system, rounds: 40)
 print("arbiter alone, plug/unplug with 1000 apps (engine, fan-out, encoding): p50 \(percentile(stepTimes, 0.5)) µs")
-
 // What the daemon does under its lock: the same with messages only handed over, not encoded.
-struct DroppingSink: ConnectionSink {
-    func send(_ message: ServerMessage) {}
-    func close() {}
-}
-let lockArbiter = try Arbiter(configuration: .init(), logger: .init(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
-let lockSystem = try lockArbiter.connect(Hello(role: .controller), peer: .thisProcess, sink: DroppingSink()).get()
-for index in 0..<1000 {
-    let app = try lockArbiter.connect(Hello(role: .app(AppID("app-\(index)"), [])), peer: .thisProcess, sink: DroppingSink())
-        .get()
-    _ = lockArbiter.handle(.call(.setCategory(.playback, options: .mixWithOthers)), from: app)
-}
-var lockTimes: [UInt64] = []
-for round in 0..<40 {
-    let start = now()
-    _ = lockArbiter.handle(
-        round % 2 == 0 ? .system(.plug(.headphones, uid: "h")) : .system(.unplug(uid: "h")), from: lockSystem)
-    lockTimes.append(now() - start)
-}
+let (lockArbiter, lockSystem) = try arbiterWithApps(1000, sink: DroppingSink())
+let lockTimes = plugUnplug(lockArbiter, from: lockSystem, rounds: 40)
 print(
     "  (of which under the arbiter's lock — the engine's step and handing 1000 messages over: p50 \(percentile(lockTimes, 0.5)) µs)"
 )
 
 // History costs nothing, the arbiter alone: the same plug/unplug after 100,000 unique apps and
 // then 100,000 streams of other audio (a desktop's foreign streams over months) came and went.
-func arbiterPlugTime() -> Double {
-    var times: [UInt64] = []
-    for round in 0..<40 {
-        let start = now()
-        _ = arbiter.handle(round % 2 == 0 ? .system(.plug(.headphones, uid: "h")) : .system(.unplug(uid: "h")), from: system)
-        times.append(now() - start)
-    }
-    return percentile(times, 0.5)
-}
+func arbiterPlugTime() -> Double { percentile(plugUnplug(arbiter, from: system, rounds: 40), 0.5) }
 let aloneBefore = arbiterPlugTime()
 for index in 0..<100_000 {
     let visitor = try arbiter.connect(Hello(role: .app(AppID("visitor-\(index)"), [])), peer: .thisProcess, sink: EncodingSink())

@@ -105,8 +105,14 @@ extension Engine {
                 }
             }
         }
-        changes.sort { $0.index < $1.index }
-        context.routeChanges.append(contentsOf: changes.map { .notify(appIDs[$0.index], $0.notification) })
+        // In session order. Only the positions are sorted: moving the notifications themselves (a
+        // thousand on a plug, each a route and a previous route) cost a third of the step.
+        let keys = changes.map(\.index)
+        let order = keys.indices.sorted { keys[$0] < keys[$1] }
+        context.routeChanges.reserveCapacity(context.routeChanges.count + changes.count)
+        for position in order {
+            context.routeChanges.append(.notify(appIDs[changes[position].index], changes[position].notification))
+        }
     }
 
     /// RT11: the one reason of a route change, the first that applies.
