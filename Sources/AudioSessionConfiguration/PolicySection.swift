@@ -18,22 +18,10 @@ enum PolicySection {
     static func read(_ node: YAMLNode, _ fields: YAMLFields) throws(ConfigurationError) -> DevicePolicy {
         let values = try fields.mapping(node, "policy", known: keys)
         var policy = DevicePolicy()
-        for (index, item) in try fields.list(values["streams"], "policy.streams").enumerated() {
-            policy.streams.append(try stream(item, "policy.streams[\(index + 1)]", fields))
-        }
-        if let (later, earlier) = DevicePolicy.hiddenStream(policy.streams) {
-            throw fields.error(
-                "policy.streams[\(later + 1)] never applies: policy.streams[\(earlier + 1)] matches every stream it matches",
-                at: try fields.list(values["streams"], "policy.streams")[later])
-        }
-        for (index, item) in try fields.list(values["players"], "policy.players").enumerated() {
-            policy.players.append(try player(item, "policy.players[\(index + 1)]", fields))
-        }
-        if let (later, earlier) = DevicePolicy.hiddenPlayer(policy.players) {
-            throw fields.error(
-                "policy.players[\(later + 1)] never applies: policy.players[\(earlier + 1)] matches every player it matches",
-                at: try fields.list(values["players"], "policy.players")[later])
-        }
+        policy.streams = try entries(
+            values["streams"], "policy.streams", noun: "stream", fields, read: stream, hidden: DevicePolicy.hiddenStream)
+        policy.players = try entries(
+            values["players"], "policy.players", noun: "player", fields, read: player, hidden: DevicePolicy.hiddenPlayer)
         if let node = values["duck-level-by-role"] {
             guard case .mapping(let pairs, _) = node else {
                 throw fields.error("policy.duck-level-by-role must map roles to levels (music: 0.1)", at: node)
@@ -49,6 +37,24 @@ enum PolicySection {
             }
         }
         return policy
+    }
+
+    /// A list of entries, first match wins: each read, and an entry that an earlier one hides
+    /// completely is an error at the later one (it could never apply).
+    private static func entries<Entry>(
+        _ node: YAMLNode?, _ name: String, noun: String, _ fields: YAMLFields,
+        read: (YAMLNode, String, YAMLFields) throws(ConfigurationError) -> Entry,
+        hidden: ([Entry]) -> (later: Int, earlier: Int)?
+    ) throws(ConfigurationError) -> [Entry] {
+        let items = try fields.list(node, name)
+        var entries: [Entry] = []
+        for (index, item) in items.enumerated() { entries.append(try read(item, "\(name)[\(index + 1)]", fields)) }
+        if let (later, earlier) = hidden(entries) {
+            throw fields.error(
+                "\(name)[\(later + 1)] never applies: \(name)[\(earlier + 1)] matches every \(noun) it matches",
+                at: items[later])
+        }
+        return entries
     }
 
     /// POL2: one stream entry: a match and exactly one of session, system, other-audio.
