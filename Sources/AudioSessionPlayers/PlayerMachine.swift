@@ -54,6 +54,8 @@ public struct PlayerMachine: Sendable {
         case notification(PlayerID, SessionNotification)
         /// The session's activation (and output start) was refused (A3, A4: a call, an alarm).
         case activationRefused(PlayerID)
+        /// The intent the daemon gave its app (PL1, POL1): whether it mixes with others (O3).
+        case intent(PlayerID, mixesWithOthers: Bool)
         /// PL6: an MPRIS call or property did not answer within 1 s, failed, or was malformed.
         case fault(PlayerID, String)
         /// The session bus went away: every player departs (PL6).
@@ -100,6 +102,12 @@ public struct PlayerMachine: Sendable {
         /// PL2, PL6: its playing refused in a row (a player that plays again by itself): after
         /// `refusalsBeforeGivingUp` it is left muted rather than paused again and again.
         var refusals = 0
+        /// Its intent mixes with others (O3); non-mixable until the daemon says (PL1's default).
+        var mixesWithOthers = false
+        /// When its session last activated (the bridge's own count), and the time before that
+        /// (restored when the activation is refused): PL4's "another player started since".
+        var startedAt: UInt64 = 0
+        var startedBefore: UInt64 = 0
     }
 
     /// A player refused this many times in a row is not told to pause again (its streams stay
@@ -110,6 +118,8 @@ public struct PlayerMachine: Sendable {
     private(set) var players: [PlayerID: Player] = [:]
     /// Players given up to other audio (PL6) or over the limit: ignored until they leave.
     private(set) var ignored: Set<PlayerID> = []
+    /// Activations counted, for `Player.startedAt`.
+    private var starts: UInt64 = 0
 
     public init() {}
 
@@ -166,9 +176,13 @@ public struct PlayerMachine: Sendable {
             player.pausedByInterruption = false
             return []
         case .notification(_, let notification): return notified(id, &player, notification)
+        case .intent(_, let mixes):
+            player.mixesWithOthers = mixes
+            return []
         case .activationRefused:
             // PL2: refused (A3 during a call, alarm or Siri; A4): paused at once, nothing resumes it.
             player.active = false
+            player.startedAt = player.startedBefore  // it never played: it took over from nobody
             player.pausedByInterruption = false
             player.refusals += 1
             switch player.refusals {
@@ -198,14 +212,13 @@ public struct PlayerMachine: Sendable {
                 busName: Self.lastPart(ofBusName: description.busName))
         ]
         if description.status == .playing {
-            player.active = true
-            commands.append(.activate(id))
+            commands.append(activate(id, &player))
         }
         players[id] = player
         return commands
     }
 
-    private func statusChanged(_ id: PlayerID, _ player: inout Player, to status: Status) -> [Command] {
+    private mutating func statusChanged(_ id: PlayerID, _ player: inout Player, to status: Status) -> [Command] {
         guard status != player.status else { return [] }
         player.status = status
         switch status {
@@ -218,8 +231,7 @@ public struct PlayerMachine: Sendable {
             }
             player.awaitsOwnPause = false
             guard !player.active else { return [] }
-            player.active = true
-            return [.activate(id)]
+            return [activate(id, &player)]
         case .paused, .stopped:
             if player.awaitsOwnPause {
                 player.awaitsOwnPause = false  // our own Pause (PL3): the session is interrupted already
@@ -235,7 +247,7 @@ public struct PlayerMachine: Sendable {
         }
     }
 
-    private func notified(_ id: PlayerID, _ player: inout Player, _ notification: SessionNotification) -> [Command] {
+    private mutating func notified(_ id: PlayerID, _ player: inout Player, _ notification: SessionNotification) -> [Command] {
         switch notification {
         case .interruptionBegan:
             // PL3: the session was interrupted (its output stopped: the daemon mutes its streams
@@ -246,8 +258,8 @@ public struct PlayerMachine: Sendable {
             return pause(id, &player)
         case .interruptionEnded(let shouldResume):
             // PL4: Play only if still paused by that interruption (its Pause may not have been
-            // answered yet: the player takes the two in order).
-            let resumes = shouldResume && player.pausedByInterruption
+            // answered yet: the player takes the two in order) and no other player took over since.
+            let resumes = shouldResume && player.pausedByInterruption && !takenOver(id, player)
             player.pausedByInterruption = false
             player.refusals = 0
             guard resumes, player.canControl else { return [] }
@@ -258,10 +270,31 @@ public struct PlayerMachine: Sendable {
             player.active = false
             player.pausedByInterruption = false
             guard notification == .mediaServicesReset, player.status == .playing else { return [] }
-            player.active = true
-            return [.activate(id)]
+            return [activate(id, &player)]
         default:
             return []
+        }
+    }
+
+    /// PL2: the session activates (the start counted for PL4).
+    private mutating func activate(_ id: PlayerID, _ player: inout Player) -> Command {
+        player.active = true
+        starts += 1
+        player.startedBefore = player.startedAt
+        player.startedAt = starts
+        return .activate(id)
+    }
+
+    /// PL4 (our reading, with I2): a non-mixable player that another non-mixable player's start
+    /// interrupted was paused *for that player*; if a call then interrupts that one, I2 hands the
+    /// first on to the call and its end says shouldResume to both — and both playing again, the
+    /// one that happened to activate last would win. The user chose the later player, and iOS
+    /// would never resume an app for another app's deactivation without notifyOthers (PL2), so
+    /// the first's claim to resume ends when a non-mixable player started after it.
+    private func takenOver(_ id: PlayerID, _ player: Player) -> Bool {
+        guard !player.mixesWithOthers else { return false }
+        return players.contains { other, later in
+            other != id && !later.mixesWithOthers && later.startedAt > player.startedAt
         }
     }
 
@@ -288,7 +321,7 @@ extension PlayerMachine.Input {
     var player: PlayerMachine.PlayerID? {
         switch self {
         case .appeared(let id, _), .status(let id, _), .seekedOrNewTrack(let id), .vanished(let id),
-            .notification(let id, _), .activationRefused(let id), .fault(let id, _):
+            .notification(let id, _), .activationRefused(let id), .intent(let id, _), .fault(let id, _):
             id
         case .busLost: nil
         }

@@ -292,7 +292,8 @@ final class Bridge: @unchecked Sendable {
                 try session.connect()
                 sessions[id] = session
                 logger.info("player", metadata: ["player": "\(identity)", "app": "\(app)", "pid": "\(pid)"])
-                return []
+                let options = (try? session.status().categoryOptions) ?? []
+                return feed(.intent(id, mixesWithOthers: options.contains(.mixWithOthers)))
             } catch {
                 session.close()
                 logger.warning(

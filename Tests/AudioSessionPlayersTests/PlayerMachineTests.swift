@@ -165,4 +165,52 @@ struct PlayerMachineTests {
         #expect(machine.handle(.notification(Self.mpv, .mediaServicesLost)).isEmpty)
         #expect(machine.handle(.notification(Self.mpv, .mediaServicesReset)) == [.activate(Self.mpv)])
     }
+
+    /// Two players: mpv plays, then VLC starts (interrupting mpv, which is paused), then a call
+    /// interrupts VLC (I2 hands mpv on to the call); the call ends with shouldResume for both.
+    static func twoPlayersAndACall(mixing: Bool, endsInOrder order: [PlayerMachine.PlayerID]) -> [PlayerMachine.Command] {
+        var machine = PlayerMachine()
+        let vlc = "vlc-conn"
+        var vlcPlayer = mpvPlayer(.paused)
+        vlcPlayer.busName = "org.mpris.MediaPlayer2.vlc"
+        _ = machine.handle(.appeared(mpv, mpvPlayer()))
+        _ = machine.handle(.intent(mpv, mixesWithOthers: mixing))
+        _ = machine.handle(.appeared(vlc, vlcPlayer))
+        _ = machine.handle(.intent(vlc, mixesWithOthers: mixing))
+        _ = machine.handle(.status(vlc, .playing))
+        if !mixing {  // A2: VLC's activation interrupts mpv
+            _ = machine.handle(.notification(mpv, .interruptionBegan(reason: .default)))
+            _ = machine.handle(.status(mpv, .paused))
+        }
+        for id in [vlc, mpv] where mixing || id == vlc {  // I4: the call interrupts who is active
+            _ = machine.handle(.notification(id, .interruptionBegan(reason: .default)))
+            _ = machine.handle(.status(id, .paused))
+        }
+        return order.flatMap { machine.handle(.notification($0, .interruptionEnded(shouldResume: true))) }
+    }
+
+    @Test("PL4 with I2: after a call only the player that was playing resumes, not the one it had paused")
+    func callAfterASecondPlayer() {
+        let vlc = "vlc-conn"
+        #expect(Self.twoPlayersAndACall(mixing: false, endsInOrder: [Self.mpv, vlc]) == [.mpris(vlc, .play)])
+        #expect(Self.twoPlayersAndACall(mixing: false, endsInOrder: [vlc, Self.mpv]) == [.mpris(vlc, .play)])
+        #expect(
+            Self.twoPlayersAndACall(mixing: true, endsInOrder: [Self.mpv, vlc]) == [.mpris(Self.mpv, .play), .mpris(vlc, .play)],
+            "players that mix were both playing: both resume")
+    }
+
+    @Test("PL2, PL4: a player whose playing was refused during a call took over from nobody")
+    func refusedStartTakesOverNothing() {
+        var machine = PlayerMachine()
+        let vlc = "vlc-conn"
+        var vlcPlayer = Self.mpvPlayer(.paused)
+        vlcPlayer.busName = "org.mpris.MediaPlayer2.vlc"
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        _ = machine.handle(.appeared(vlc, vlcPlayer))
+        _ = machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default)))
+        _ = machine.handle(.status(Self.mpv, .paused))
+        #expect(machine.handle(.status(vlc, .playing)) == [.activate(vlc)])
+        #expect(machine.handle(.activationRefused(vlc)).first == .mpris(vlc, .pause))
+        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))) == [.mpris(Self.mpv, .play)])
+    }
 }

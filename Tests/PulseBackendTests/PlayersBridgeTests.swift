@@ -309,6 +309,25 @@ struct PlayersBridgeTests {
         #expect(desktop.status(first.name) == "Paused", "\(kind): not resumed by the second's pause")
     }
 
+    @Test(
+        "PL4 with I2: a call after a second mpv took over resumes only the second, not the first it had paused",
+        arguments: ServerKind.allCases)
+    func callAfterASecondPlayer(_ kind: ServerKind) throws {
+        let desktop = try Desktop(kind)
+        defer { desktop.stop() }
+        let first = try desktop.mpv()
+        #expect(eventually { desktop.hasApp { $0.isActive } })
+        let second = try desktop.mpv()
+        #expect(eventually { desktop.status(first.name) == "Paused" }, "\(kind): the first paused: \(desktop.bridgeLog)")
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.status(second.name) == "Paused" }, "\(kind): the call paused the second")
+        try desktop.system(.systemSession(.call, begin: false))
+        #expect(eventually { desktop.status(second.name) == "Playing" }, "\(kind): the second resumed: \(desktop.bridgeLog)")
+        usleep(800_000)
+        #expect(desktop.status(first.name) == "Paused", "\(kind): the first stays paused")
+        #expect(desktop.status(second.name) == "Playing", "\(kind): and the second plays on")
+    }
+
     @Test("PL2, D1: our non-mixable app activating pauses mpv; a ducking app ducks mpv's stream", arguments: ServerKind.allCases)
     func appsGovernPlayers(_ kind: ServerKind) throws {
         let desktop = try Desktop(kind)
