@@ -109,7 +109,11 @@ final class Bridge: @unchecked Sendable {
                 defer { inbox.removeAll() }
                 return inbox
             }
-            for input in inputs { carryOut(feed(input)) }
+            for input in inputs {
+                carryOut(feed(input))
+                // MS2: a daemon started again gives the player's app its intent again (its file may differ).
+                if case .notification(let id, .mediaServicesReset) = input { carryOut(feed(intent(of: id))) }
+            }
             guard bus.process() else { return }
             var fds = [
                 pollfd(fd: bus.descriptor, events: bus.events, revents: 0),
@@ -270,6 +274,12 @@ final class Bridge: @unchecked Sendable {
         return commands
     }
 
+    /// The intent the daemon gave a player's app (PL1, POL1), as the machine needs it (PL4).
+    private func intent(of id: PlayerMachine.PlayerID) -> PlayerMachine.Input {
+        let options = (try? sessions[id]?.status().categoryOptions) ?? []
+        return .intent(id, mixesWithOthers: options.contains(.mixWithOthers))
+    }
+
     private func carryOut(_ commands: [PlayerMachine.Command]) {
         var queue = commands[...]
         while let command = queue.popFirst() {
@@ -292,8 +302,7 @@ final class Bridge: @unchecked Sendable {
                 try session.connect()
                 sessions[id] = session
                 logger.info("player", metadata: ["player": "\(identity)", "app": "\(app)", "pid": "\(pid)"])
-                let options = (try? session.status().categoryOptions) ?? []
-                return feed(.intent(id, mixesWithOthers: options.contains(.mixWithOthers)))
+                return feed(intent(of: id))
             } catch {
                 session.close()
                 logger.warning(
