@@ -1,6 +1,8 @@
 // An iOS podcast player's audio session handling, as written for iOS: selector observers with
-// @objc handlers, removed in deinit, and an NSError catch as the last clause.
+// @objc handlers, removed in deinit, an NSError catch as the last clause, and the UIKit import
+// Xcode's template puts in every file (nothing of UIKit used).
 import AVFoundation
+import UIKit
 
 final class PodcastPlayer: NSObject {
     private(set) var isPlaying = false

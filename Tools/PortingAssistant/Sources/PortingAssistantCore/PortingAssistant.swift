@@ -63,11 +63,43 @@ final class PortingVisitor: SyntaxVisitor {
     /// iOS code"); AVKit's user interface does not exist here and fails at its names.
     override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
         let module = node.path.first?.name.text ?? ""
-        if let message = Self.appleOnly[module] {
+        if module == "UIKit", node.path.count == 1, let name = node.path.first?.name, Self.uiKitName(in: node.root) == nil {
+            // Xcode's templates import UIKit in every file; one that uses none of it only needs the
+            // Foundation UIKit brought along.
+            report(
+                .appleOnlyModule, node,
+                "UIKit does not exist on Linux, and nothing of it is used here: `import Foundation` (what UIKit brought along)",
+                fixable: true)
+            edits.append(
+                Edit(
+                    start: name.positionAfterSkippingLeadingTrivia.utf8Offset,
+                    end: name.endPositionBeforeTrailingTrivia.utf8Offset, text: "Foundation"))
+        } else if let message = Self.appleOnly[module] {
             report(.appleOnlyModule, node, message, fixable: false)
         }
         return .skipChildren
     }
+
+    /// The first name in a source that comes from UIKit (or the frameworks it brings along:
+    /// QuartzCore, CoreGraphics beyond the geometry Foundation has on Linux), outside imports and
+    /// `canImport(UIKit)`; nil when there is none.
+    static func uiKitName(in root: Syntax) -> String? {
+        root.tokens(viewMode: .sourceAccurate).lazy.filter { token in
+            token.text != "UIKit" && token.ancestorOrSelf(mapping: { $0.as(ImportDeclSyntax.self) }) == nil
+        }.map(\.text).first { text in
+            for prefix in ["UI", "CA"] where text.hasPrefix(prefix) && text.dropFirst(2).first?.isUppercase == true {
+                return true
+            }
+            return uiKitNames.contains { text.hasPrefix($0) }
+        }
+    }
+
+    /// UIKit's names without its UI prefix (and CoreGraphics' beyond CGFloat, CGPoint, CGSize, CGRect).
+    static let uiKitNames = [
+        "NSLayout", "NSText", "NSParagraphStyle", "NSMutableParagraphStyle", "NSShadow", "NSDirectionalEdgeInsets",
+        "NSCollectionLayout", "NSDiffableDataSource", "NSDataAsset", "CGColor", "CGContext", "CGImage", "CGPath",
+        "CGMutablePath", "CGGradient", "CGAffineTransform",
+    ]
 
     // MARK: Classes: selector observers, @objc handlers, removeObserver(self)
 

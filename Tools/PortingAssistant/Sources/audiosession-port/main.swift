@@ -15,8 +15,9 @@ struct Port: ParsableCommand {
             goes), @objc on their handlers, removeObserver(self) and removeObserver(self, name:object:) (the \
             matching tokens), `catch let error as NSError` as the last clause, NSValue.getValue for the \
             session's numbers (read typed), and #if os(iOS), targetEnvironment or canImport(UIKit) regions \
-            around audio-session code that need nothing else from iOS (widened to Linux). Reported for a person: \
-            such regions that do need more, UIKit/MediaPlayer/CallKit, other selectors and @objc, key-value \
+            around audio-session code that need nothing else from iOS (widened to Linux), and `import UIKit` in a \
+            file that uses nothing of it (import Foundation). Reported for a person: such regions that do need \
+            more, UIKit used, MediaPlayer/CallKit, other selectors and @objc, key-value \
             observing. A summary ends the output. Exit status: 0 when nothing is left for a person (with \
             --check: when nothing is found at all), 1 otherwise, 2 when a file cannot be read.
             """)

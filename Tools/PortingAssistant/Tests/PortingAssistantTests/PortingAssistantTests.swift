@@ -43,6 +43,17 @@ struct PortingAssistantTests {
         #expect(report.findings.map(\.line) == [13, 18, 19])
     }
 
+    @Test("import UIKit: becomes import Foundation when nothing of UIKit is used, else it is left for a person")
+    func uiKitImport() {
+        let unused = PortingAssistant.examine("import UIKit\nimport AVFoundation\nlet s = AVAudioSession.sharedInstance()\n")
+        #expect(unused.findings.map(\.isFixable) == [true] && unused.remaining.isEmpty)
+        #expect(unused.fixedSource == "import Foundation\nimport AVFoundation\nlet s = AVAudioSession.sharedInstance()\n")
+        for use in ["UIApplication.shared.isIdleTimerDisabled = true", "let l = CALayer()", "let c: CGColor? = nil"] {
+            let used = PortingAssistant.examine("import UIKit\n#if canImport(UIKit)\n#endif\n\(use)\n")
+            #expect(used.findings.map(\.isFixable) == [false] && used.fixedSource.hasPrefix("import UIKit"), "\(use)")
+        }
+    }
+
     @Test("Selector observers it cannot rewrite and guarded NSError catches are reported or left alone")
     func edgeCases() {
         let source = """
