@@ -106,7 +106,7 @@ public struct Engine: Hashable, Sendable {
             return StepOutcome(error: error)  // A7: nothing changed, nothing sent
         }
         finishStep(&context)
-        var effects = withoutNotificationsToDeparted(context.effects)
+        var effects = withoutNotificationsToDeparted(context.takeEffects())
         if wasLost && mediaServicesLost { effects.removeAll(where: \.isToAnApp) }  // MS3: apps hear nothing while lost
         return StepOutcome(error: error, effects: effects)
     }

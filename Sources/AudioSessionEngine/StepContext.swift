@@ -57,9 +57,17 @@ struct StepContext {
         touched.first { $0.index == index }?.config
     }
 
-    /// The effects in delivery order (N2).
-    var effects: [Effect] {
-        if routeChanges.isEmpty, hints.isEmpty, rest.isEmpty, requests.isEmpty { return interruptions }
-        return interruptions + routeChanges + hints + rest + requests
+    /// The effects in delivery order (N2), moved out of the context: the largest phase's array
+    /// is the result's storage, the others are put before and after it, so a thousand route
+    /// changes on a plug are not copied (and then released with the context) on their way out.
+    mutating func takeEffects() -> [Effect] {
+        var phases = [interruptions, routeChanges, hints, rest, requests]
+        (interruptions, routeChanges, hints, rest, requests) = ([], [], [], [], [])
+        let largest = phases.indices.max { phases[$0].count < phases[$1].count } ?? 0
+        var effects: [Effect] = []
+        swap(&effects, &phases[largest])
+        effects.insert(contentsOf: phases[..<largest].joined(), at: 0)
+        effects.append(contentsOf: phases[(largest + 1)...].joined())
+        return effects
     }
 }

@@ -75,7 +75,10 @@ extension Engine {
         let owner = routingOwner
         let comparison = RouteComparison(
             context: context, ownerAfter: owner, ownerRouteAfter: ownRoute(owner), portsAfter: device.ports)
-        var changes: [(index: Int, notification: SessionNotification)] = []
+        // Each session that changed, with its change's position in `distinct`: the members of a
+        // group share one (a thousand on a plug), so a route pair is kept once, not per session.
+        var distinct: [(before: Route, after: Route)] = []
+        var changed: [(index: Int, change: Int)] = []
 
         // Sessions whose own configuration or ownership changed are compared one by one.
         let ownerBefore = context.ownerBefore
@@ -86,7 +89,8 @@ extension Engine {
         func compare(_ index: Int) {
             let configBefore = context.configBefore(index) ?? sessions[index].routingConfig
             if let change = comparison.change(index, configBefore: configBefore, configAfter: sessions[index].routingConfig) {
-                changes.append((index, routeChange(index, change, context)))
+                distinct.append(change)
+                changed.append((index, distinct.count - 1))
             }
         }
         for (index, _) in context.touched { compare(index) }
@@ -100,18 +104,17 @@ extension Engine {
                 guard let change = comparison.change(nil, configBefore: group.config, configAfter: group.config) else {
                     continue
                 }
-                for index in group.members where !isIndividual(index) {
-                    changes.append((index, routeChange(index, change, context)))
-                }
+                distinct.append(change)
+                for index in group.members where !isIndividual(index) { changed.append((index, distinct.count - 1)) }
             }
         }
-        // In session order. Only the positions are sorted: moving the notifications themselves (a
-        // thousand on a plug, each a route and a previous route) cost a third of the step.
-        let keys = changes.map(\.index)
-        let order = keys.indices.sorted { keys[$0] < keys[$1] }
-        context.routeChanges.reserveCapacity(context.routeChanges.count + changes.count)
-        for position in order {
-            context.routeChanges.append(.notify(appIDs[changes[position].index], changes[position].notification))
+        // In session order; each notification made once, in place. A session has at most one
+        // change, so its index and position are one Int, sorted without a closure.
+        let order = changed.indices.map { changed[$0].index << 32 | $0 }.sorted()
+        context.routeChanges.reserveCapacity(context.routeChanges.count + changed.count)
+        for key in order {
+            let (index, change) = changed[key & 0xFFFF_FFFF]
+            context.routeChanges.append(.notify(appIDs[index], routeChange(index, distinct[change], context)))
         }
     }
 
