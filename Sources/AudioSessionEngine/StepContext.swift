@@ -58,16 +58,31 @@ struct StepContext {
     }
 
     /// The effects in delivery order (N2), moved out of the context: the largest phase's array
-    /// is the result's storage, the others are put before and after it, so a thousand route
-    /// changes on a plug are not copied (and then released with the context) on their way out.
+    /// becomes the result, the others are put before and after it, so a thousand route changes
+    /// on a plug are not copied (and then released with the context) on their way out.
     mutating func takeEffects() -> [Effect] {
-        var phases = [interruptions, routeChanges, hints, rest, requests]
-        (interruptions, routeChanges, hints, rest, requests) = ([], [], [], [], [])
-        let largest = phases.indices.max { phases[$0].count < phases[$1].count } ?? 0
-        var effects: [Effect] = []
-        swap(&effects, &phases[largest])
-        effects.insert(contentsOf: phases[..<largest].joined(), at: 0)
-        effects.append(contentsOf: phases[(largest + 1)...].joined())
+        let counts = [interruptions.count, routeChanges.count, hints.count, rest.count, requests.count]
+        let largest = counts.indices.max { counts[$0] < counts[$1] } ?? 0
+        var effects: [Effect]
+        switch largest {
+        case 0: effects = take(&interruptions)
+        case 1: effects = take(&routeChanges)
+        case 2: effects = take(&hints)
+        case 3: effects = take(&rest)
+        default: effects = take(&requests)
+        }
+        if counts[..<largest].contains(where: { $0 > 0 }) {
+            effects.insert(contentsOf: [interruptions, routeChanges, hints, rest][..<largest].joined(), at: 0)
+        }
+        if counts[(largest + 1)...].contains(where: { $0 > 0 }) {
+            effects.append(contentsOf: [routeChanges, hints, rest, requests][largest...].joined())
+        }
         return effects
+    }
+
+    private func take(_ phase: inout [Effect]) -> [Effect] {
+        var taken: [Effect] = []
+        swap(&taken, &phase)
+        return taken
     }
 }

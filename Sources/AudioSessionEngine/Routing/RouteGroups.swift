@@ -9,35 +9,7 @@ import AudioSessionModel
 struct RouteGroups: Hashable, Sendable {
     struct Group: Hashable, Sendable {
         let config: RoutingConfig
-        /// In increasing order, so a route change visits them in session order (RT11's
-        /// notifications are sent in session order: already sorted, they sort in one pass).
-        private(set) var members: [Int]
-
-        init(config: RoutingConfig, members: [Int]) {
-            self.config = config
-            self.members = members.sorted()
-        }
-
-        /// Where `session` is or would go.
-        private func position(_ session: Int) -> Int {
-            var low = 0
-            var high = members.count
-            while low < high {
-                let middle = (low + high) / 2
-                if members[middle] < session { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-
-        mutating func insert(_ session: Int) {
-            let at = position(session)
-            if at == members.count || members[at] != session { members.insert(session, at: at) }
-        }
-
-        mutating func remove(_ session: Int) {
-            let at = position(session)
-            if at < members.count, members[at] == session { members.remove(at: at) }
-        }
+        var members: Set<Int>
     }
 
     private(set) var groups: [Group] = []
@@ -45,7 +17,7 @@ struct RouteGroups: Hashable, Sendable {
 
     mutating func insert(_ session: Int, _ config: RoutingConfig) {
         if let index = indexByConfig[config] {
-            groups[index].insert(session)
+            groups[index].members.insert(session)
         } else {
             indexByConfig[config] = groups.count
             groups.append(Group(config: config, members: [session]))
@@ -54,7 +26,7 @@ struct RouteGroups: Hashable, Sendable {
 
     mutating func remove(_ session: Int, _ config: RoutingConfig) {
         guard let index = indexByConfig[config] else { return }
-        groups[index].remove(session)
+        groups[index].members.remove(session)
         guard groups[index].members.isEmpty else { return }
         // Keep the array dense: move the last group into the hole.
         indexByConfig[config] = nil
