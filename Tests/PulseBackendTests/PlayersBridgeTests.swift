@@ -66,6 +66,15 @@ struct PlayersBridgeTests {
             return (pid, name)
         }
 
+        /// PL2: an mpv plays, then a second one starts and pauses it (both non-mixable).
+        func secondMPVTakesOver() throws -> (first: (pid: pid_t, name: String), second: (pid: pid_t, name: String)) {
+            let first = try mpv()
+            #expect(eventually { hasApp { $0.isActive } })
+            let second = try mpv()
+            #expect(eventually { status(first.name) == "Paused" }, "the first paused: \(bridgeLog)")
+            return (first, second)
+        }
+
         /// The scriptable fake player (Tests/C/fake-mpris-player.c) as NAME with options; what
         /// it prints goes to `fake-NAME.log`.
         func fake(_ name: String, _ options: [String] = []) throws -> pid_t {
@@ -299,10 +308,7 @@ struct PlayersBridgeTests {
     func secondPlayerPausesTheFirst(_ kind: ServerKind) throws {
         let desktop = try Desktop(kind)
         defer { desktop.stop() }
-        let first = try desktop.mpv()
-        #expect(eventually { desktop.hasApp { $0.isActive } })
-        let second = try desktop.mpv()
-        #expect(eventually { desktop.status(first.name) == "Paused" }, "\(kind): the first paused: \(desktop.bridgeLog)")
+        let (first, second) = try desktop.secondMPVTakesOver()
         #expect(desktop.status(second.name) == "Playing")
         try desktop.playerctl(["-p", second.name, "pause"])
         usleep(800_000)
@@ -315,10 +321,7 @@ struct PlayersBridgeTests {
     func callAfterASecondPlayer(_ kind: ServerKind) throws {
         let desktop = try Desktop(kind)
         defer { desktop.stop() }
-        let first = try desktop.mpv()
-        #expect(eventually { desktop.hasApp { $0.isActive } })
-        let second = try desktop.mpv()
-        #expect(eventually { desktop.status(first.name) == "Paused" }, "\(kind): the first paused: \(desktop.bridgeLog)")
+        let (first, second) = try desktop.secondMPVTakesOver()
         try desktop.system(.systemSession(.call, begin: true))
         #expect(eventually { desktop.status(second.name) == "Paused" }, "\(kind): the call paused the second")
         try desktop.system(.systemSession(.call, begin: false))
