@@ -28,7 +28,11 @@ public final class PulseServer: @unchecked Sendable {
     private var context: OpaquePointer { connection.context }
     private let handler: @Sendable (Event) -> Void
     /// The initial listings not finished yet (main loop's lock held).
-    private var pendingListings = 5
+    private var pendingListings = 6
+    /// Each client's process properties (main loop's thread): a native PipeWire stream seen
+    /// through pipewire-pulse (mpv's default output, pw-play) names its process only on its
+    /// client, not on the stream as libpulse's clients do.
+    private var clientProcesses: [UInt32: [String: String]] = [:]
 
     /// Connects (bounded by libpulse's own timeout) and starts reporting: every existing sink,
     /// source and stream as `present` before it returns, then changes as they happen.
@@ -48,7 +52,10 @@ public final class PulseServer: @unchecked Sendable {
         let mask =
             PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
             | PA_SUBSCRIPTION_MASK_SOURCE_OUTPUT.rawValue | PA_SUBSCRIPTION_MASK_SERVER.rawValue
+            | PA_SUBSCRIPTION_MASK_CLIENT.rawValue
         pa_operation_unref(pa_context_subscribe(context, pa_subscription_mask_t(mask), nil, nil))
+        // The clients first: the server answers in order, so the streams' listings find them.
+        pa_operation_unref(pa_context_get_client_info_list(context, Self.clientListing, me))
         pa_operation_unref(pa_context_get_sink_info_list(context, Self.sinkListing, me))
         pa_operation_unref(pa_context_get_source_info_list(context, Self.sourceListing, me))
         pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamListing, me))
@@ -141,6 +148,13 @@ public final class PulseServer: @unchecked Sendable {
             pa_operation_unref(pa_context_get_server_info(context, Self.serverInfo, Unmanaged.passUnretained(self).toOpaque()))
             return
         }
+        if facility == PA_SUBSCRIPTION_EVENT_CLIENT.rawValue {
+            // A client comes before its streams: its answer comes before theirs.
+            if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return _ = clientProcesses.removeValue(forKey: index) }
+            pa_operation_unref(
+                pa_context_get_client_info(context, index, Self.clientInfo, Unmanaged.passUnretained(self).toOpaque()))
+            return
+        }
         if facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue {
             if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index, isRecord: false)) }
             pa_operation_unref(
@@ -186,24 +200,44 @@ public final class PulseServer: @unchecked Sendable {
         sourceInfo(context, info, end, userdata)
     }
 
+    private static let clientInfo: pa_client_info_cb_t = { _, info, end, userdata in
+        guard end == 0, let info = info?.pointee else { return }
+        server(userdata).clientProcesses[info.index] = properties(info.proplist, processKeys)
+    }
+
+    private static let clientListing: pa_client_info_cb_t = { context, info, end, userdata in
+        guard end == 0 else { return server(userdata).listingEnded() }
+        clientInfo(context, info, end, userdata)
+    }
+
+    /// A stream's properties, its process's taken from its client where the stream has none.
+    private func streamProperties(_ list: OpaquePointer?, client: UInt32) -> [String: String] {
+        let own = Self.properties(list, Self.streamKeys)
+        guard let process = clientProcesses[client] else { return own }
+        return own.merging(process) { mine, _ in mine }
+    }
+
     private static let streamInfo: pa_sink_input_info_cb_t = { _, info, end, userdata in
         guard end == 0, let info = info?.pointee else { return }
-        server(userdata).handler(
+        let server = server(userdata)
+        server.handler(
             .streamPresent(
                 PulseStream(
                     index: info.index, device: info.sink, channels: info.volume.channels,
-                    properties: properties(info.proplist, streamKeys),
+                    properties: server.streamProperties(info.proplist, client: info.client),
                     isMuted: info.mute != 0, volume: info.volume.channels > 0 && info.has_volume != 0 ? info.volume.values.0 : nil
                 )))
     }
 
     private static let recordStreamInfo: pa_source_output_info_cb_t = { _, info, end, userdata in
         guard end == 0, let info = info?.pointee else { return }
-        server(userdata).handler(
+        let server = server(userdata)
+        server.handler(
             .streamPresent(
                 PulseStream(
                     index: info.index, device: info.source, channels: info.volume.channels,
-                    properties: properties(info.proplist, streamKeys), isMuted: info.mute != 0, volume: nil, isRecord: true)))
+                    properties: server.streamProperties(info.proplist, client: info.client), isMuted: info.mute != 0,
+                    volume: nil, isRecord: true)))
     }
 
     private static let recordStreamListing: pa_source_output_info_cb_t = { context, info, end, userdata in
@@ -280,10 +314,9 @@ public final class PulseServer: @unchecked Sendable {
         "device.bus", "device.form_factor", "device.class", "device.master_device", "bluetooth.protocol",
         "device.profile.name", "api.bluez5.profile", "device.description",
     ]
-    static let streamKeys = [
-        "media.role", "application.name", "application.process.id", "application.process.user", "application.process.binary",
-        PulseStream.appProperty,
-    ]
+    static let streamKeys = ["media.role", "application.name", PulseStream.appProperty] + processKeys
+    /// What names a stream's process (on the stream, or on its client).
+    static let processKeys = ["application.process.id", "application.process.user", "application.process.binary"]
 
     private static func properties(_ list: OpaquePointer?, _ keys: [String] = deviceKeys) -> [String: String] {
         var result: [String: String] = [:]

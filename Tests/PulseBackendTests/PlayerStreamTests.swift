@@ -41,6 +41,29 @@ struct PlayerStreamTests {
         #expect(backend.ownStreams.isEmpty)
     }
 
+    @Test(
+        "PL1: a stream that names its process only on its client (PipeWire's own protocol: pw-play, mpv's default output) is its player's",
+        arguments: ServerKind.allCases)
+    func processFromTheClient(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        defer { backend.close(); pulse.stop() }
+        // pw-play on PipeWire (its sink input carries no application.process.id), paplay on PulseAudio.
+        let process = try pulse.play(file: PlaybackLevelTests.tone(pulse, seconds: 30, amplitude: 0.1, name: "native"))
+        defer { PulseFixture.end(process) }
+        #expect(eventually { arbiter.deviceStatus.otherAudio.count == 1 }, "\(kind): before its app, other audio")
+        let player = AudioSession(
+            appID: "mpris.native", capabilities: .backgroundAudio, transport: .inProcess(arbiter),
+            player: PlayerClaim(processID: process, identity: "a native player"))
+        defer { player.close() }
+        try player.setCategory(.playback)
+        try player.setActive(true)
+        try player.reportOutputRunning(true)
+        #expect(
+            eventually { backend.ownStreams.values.contains { $0.app == "mpris.native" && !$0.muted } },
+            "\(kind): its stream is its own and plays (as other audio its own playback would mute it)")
+        #expect(arbiter.deviceStatus.otherAudio.isEmpty)
+    }
+
     @Test("PL1: a connection may speak only for a process of its own uid, and one that exists")
     func claimsAreChecked() throws {
         let arbiter = try Arbiter(configuration: .init(), logger: RealServerTests.quiet)

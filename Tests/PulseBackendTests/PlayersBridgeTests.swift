@@ -51,10 +51,13 @@ struct PlayersBridgeTests {
         var bridgeLog: String { (try? String(contentsOfFile: "\(server.directory)/bridge.log", encoding: .utf8)) ?? "" }
 
         /// An mpv playing the tone in a loop; its MPRIS name is found by its pid, and it has
-        /// played a moment (mpv announces its first seek, a `Seeked`, as playback starts).
+        /// played a moment (mpv announces its first seek, a `Seeked`, as playback starts). On
+        /// PipeWire it plays through PipeWire's own protocol, as mpv does by default on a
+        /// PipeWire desktop (its stream names its process only on its client).
         func mpv() throws -> (pid: pid_t, name: String) {
+            let output = server.kind == .pipewire ? "--ao=pipewire" : "--ao=pulse"
             let pid = try spawn(
-                ["/usr/bin/mpv", "--no-video", "--ao=pulse", "--loop=inf", "--no-terminal", "--volume=100", tone], log: "mpv.log")
+                ["/usr/bin/mpv", "--no-video", output, "--loop=inf", "--no-terminal", "--volume=100", tone], log: "mpv.log")
             children.append(pid)
             var name: String?
             let found = eventually(within: 15) {
@@ -143,9 +146,15 @@ struct PlayersBridgeTests {
 
         /// The volume (%) of the server's stream of a process.
         func streamVolume(of pid: pid_t) -> Int? {
-            guard let text = try? server.pactl(["list", "sink-inputs"]) else { return nil }
-            for block in text.components(separatedBy: "Sink Input #") where block.contains("application.process.id = \"\(pid)\"")
-            {
+            guard let text = try? server.pactl(["list", "sink-inputs"]), let clients = try? server.pactl(["list", "clients"])
+            else {
+                return nil
+            }
+            // The stream names its process, or only its client does (PipeWire's own protocol).
+            let process = "application.process.id = \"\(pid)\""
+            let client = clients.components(separatedBy: "Client #").first { $0.contains(process) }?.split(separator: "\n").first
+            for block in text.components(separatedBy: "Sink Input #")
+            where block.contains(process) || client.map({ block.contains("Client: \($0)\n") }) == true {
                 let line = block.split(separator: "\n").first { $0.contains("Volume:") && $0.contains("%") }
                 return line.flatMap { $0.split(separator: "/").dropFirst().first }
                     .flatMap { Int($0.trimmingCharacters(in: .whitespaces).dropLast()) }
