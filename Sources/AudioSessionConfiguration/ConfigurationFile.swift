@@ -130,7 +130,7 @@ public enum ConfigurationFile {
                 guard OtherAudio.isValidLabel(role) else {
                     throw fields.error("trust.system-session-roles: '\(role)' is no media role", at: item)
                 }
-                policy.systemSessionRoles.insert(role)
+                policy.systemSessionRoles.insert(DevicePolicy.role(role))
             }
         }
         var directory: String?

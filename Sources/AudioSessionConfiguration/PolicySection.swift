@@ -27,7 +27,7 @@ enum PolicySection {
                 throw fields.error("policy.duck-level-by-role must map roles to levels (music: 0.1)", at: node)
             }
             for (key, value) in pairs {
-                guard let role = key.text, OtherAudio.isValidLabel(role) else {
+                guard let role = key.text.map(DevicePolicy.role), OtherAudio.isValidLabel(role) else {
                     throw fields.error("policy.duck-level-by-role: a role must be a plain word", at: key)
                 }
                 guard policy.duckLevelByRole[role] == nil else {
@@ -89,7 +89,7 @@ enum PolicySection {
         }
         return DevicePolicy.StreamEntry(
             match: DevicePolicy.StreamMatch(
-                role: try glob(match["role"], "\(name).match.role", fields),
+                role: try glob(match["role"], "\(name).match.role", fields, spelled: DevicePolicy.role),
                 applicationName: try glob(match["application-name"], "\(name).match.application-name", fields),
                 binary: try glob(match["binary"], "\(name).match.binary", fields)),
             action: action, origin: "\(name) (\(fields.file):\(node.line))")
@@ -168,9 +168,11 @@ enum PolicySection {
         }
     }
 
-    static func glob(_ node: YAMLNode?, _ name: String, _ fields: YAMLFields) throws(ConfigurationError) -> Glob? {
+    static func glob(
+        _ node: YAMLNode?, _ name: String, _ fields: YAMLFields, spelled: (String) -> String = { $0 }
+    ) throws(ConfigurationError) -> Glob? {
         guard let node else { return nil }
-        let text = try fields.string(node, name)
+        let text = spelled(try fields.string(node, name))
         do { return try Glob(text) } catch { throw fields.error("\(name): \(error)", at: node) }
     }
 }

@@ -184,7 +184,12 @@ public struct DevicePolicy: Hashable, Sendable {
     }
 
     /// POL3: the duck level for a stream of `role` (nil: the device's).
-    public func duckLevel(forRole role: String?) -> Double? { role.flatMap { duckLevelByRole[$0] } }
+    public func duckLevel(forRole role: String?) -> Double? { role.flatMap { duckLevelByRole[Self.role($0)] } }
+
+    /// A media role as the policy compares it: without regard to case. PulseAudio's clients say
+    /// `music` and `phone`; PipeWire's own say `Music` (pipewire-pulse turns that one into
+    /// `music`) but `Navigation` and `Alarm` as they are.
+    public static func role(_ text: String) -> String { text.lowercased() }
 
     /// The index of an entry that an earlier one hides completely, and that earlier one's index.
     public static func hidden<M, A>(_ entries: [Entry<M, A>], by isHidden: (M, M) -> Bool) -> (Int, Int)? {
@@ -202,12 +207,13 @@ public struct DevicePolicy: Hashable, Sendable {
 
 /// What the sound server says of a stream, as the policy matches it.
 public struct StreamFacts: Hashable, Sendable {
+    /// Its `media.role` as `DevicePolicy.role(_:)` spells it.
     public var role: String?
     public var applicationName: String?
     public var binary: String?
 
     public init(role: String? = nil, applicationName: String? = nil, binary: String? = nil) {
-        self.role = role
+        self.role = role.map(DevicePolicy.role)
         self.applicationName = applicationName
         self.binary = binary
     }

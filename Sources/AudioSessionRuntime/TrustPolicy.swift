@@ -30,12 +30,12 @@ public struct TrustPolicy: Sendable, Equatable {
     public var appStartState: AppState
     /// System mode, POL5: the media roles whose streams the device policy may make a system
     /// session (a call or an alarm); a stream of another role stays other audio whatever the
-    /// table says. Role phone by default (I4's built-in rule).
+    /// table says. Role phone by default (I4's built-in rule). As `DevicePolicy.role(_:)` spells them.
     public var systemSessionRoles: Set<String> = ["phone"]
 
     /// POL5: whether a stream of `role` may begin a system session under this trust.
     public func allowsSystemSession(forRole role: String?) -> Bool {
-        mode == .user || role.map(systemSessionRoles.contains) == true
+        mode == .user || role.map { systemSessionRoles.contains(DevicePolicy.role($0)) } == true
     }
 
     /// The user mode (the default).

@@ -20,7 +20,7 @@ extension PulseBackend {
     /// False when the session cannot be hosted (the stream is then other audio).
     func hostStream(_ stream: PulseStream, _ intent: DevicePolicy.Intent, origin: String) -> Bool {
         let preferred = Self.hostedAppID(
-            role: stream.properties["media.role"], binary: stream.properties["application.process.binary"])
+            role: stream.properties["media.role"].map(DevicePolicy.role), binary: stream.properties["application.process.binary"])
         let process = stream.properties["application.process.id"].flatMap { Int32($0) }
         guard let app = arbiter.hostSession(preferred, intent: intent, origin: origin, processID: process) else { return false }
         state.withLock { $0.hostedStreams[stream.index] = app }

@@ -83,6 +83,23 @@ struct PolicyTests {
         #expect(policy.duckLevel(forRole: "navigation") == nil && policy.duckLevel(forRole: nil) == nil)
     }
 
+    @Test("POL2, POL3, POL5: roles match without regard to case (PipeWire's own clients say Navigation and Alarm)")
+    func rolesIgnoreCase() throws {
+        let policy = try Self.parse(Self.car.replacingOccurrences(of: "{music: 0.1", with: "{Music: 0.1"))
+        guard case .session = policy.action(for: StreamFacts(role: "Navigation")).action else {
+            Issue.record("PipeWire's Navigation did not match role navigation")
+            return
+        }
+        #expect(policy.action(for: StreamFacts(role: "ALARM")).action == .system(.alarm))
+        #expect(policy.action(for: StreamFacts(role: "Phone")).action == .system(.call), "the built-in entry too")
+        #expect(policy.duckLevel(forRole: "music") == 0.1 && policy.duckLevel(forRole: "MUSIC") == 0.1)
+        let written = try Self.parse("policy:\n  streams:\n    - match: {role: Navigation}\n      system: alarm\n")
+        #expect(written.action(for: StreamFacts(role: "navigation")).action == .system(.alarm))
+        let system = try ConfigurationFile.parse(
+            "trust:\n  mode: system\n  system-session-roles: [phone, Alarm]\n", file: "t.yaml")
+        #expect(system.trust.allowsSystemSession(forRole: "alarm") && system.trust.allowsSystemSession(forRole: "Alarm"))
+    }
+
     @Test("POL2: an entry may take role phone from the built-in rule; --check-config says the built-in is never reached")
     func phoneOverridden() throws {
         let policy = try Self.parse("policy:\n  streams:\n    - match: {role: phone}\n      other-audio: true\n")

@@ -154,6 +154,27 @@ struct DevicePolicyTests {
         #expect(eventually { backend.foreignStreams.values.map(\.gain) == [1] }, "\(kind): the duck ended with it")
     }
 
+    @Test(
+        "POL2 on PipeWire's own protocol: pw-play --media-role=Navigation is hosted by `role: navigation` (roles ignore case; its binary, pw-cat, from its client)"
+    )
+    func nativeNavigationStream() throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(.pipewire)
+        defer { backend.close(); pulse.stop() }
+        let table = """
+            policy:
+              streams:
+                - match: {role: navigation, binary: "pw-*"}
+                  session: {category: playback, mode: voicePrompt, options: [mixWithOthers, duckOthers]}
+            """
+        arbiter.reload(Arbiter.Rules(trust: .user, permissionPolicy: .ask, policy: try Self.policy(table)))
+        let tone = try PlaybackLevelTests.tone(pulse, seconds: 30, amplitude: 0.1, name: "prompt")
+        let navigation = try pulse.play(file: tone, role: "Navigation")
+        defer { PulseFixture.end(navigation) }
+        #expect(
+            eventually { backend.ownStreams.values.contains { $0.app == "stream.navigation.pw-cat" && !$0.muted } },
+            "a hosted session's own stream: \(backend.ownStreams), other audio \(backend.foreignStreams)")
+    }
+
     /// Everything a session heard, in order.
     final class Heard: Sendable {
         private let notifications = Mutex<[SessionNotification]>([])

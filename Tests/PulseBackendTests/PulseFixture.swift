@@ -136,8 +136,11 @@ final class PulseFixture: Sendable {
 
     /// A foreign app playing a sound file: `paplay` on PulseAudio, `pw-play` (PipeWire's own
     /// protocol, seen through pipewire-pulse) on PipeWire. Kill the pid to stop it.
-    func play(file: String) throws -> pid_t {
-        let arguments = kind == .pulseaudio ? ["/usr/bin/paplay", file] : ["/usr/bin/pw-play", "--media-role=Music", file]
+    func play(file: String, role: String? = nil) throws -> pid_t {
+        let arguments =
+            kind == .pulseaudio
+            ? ["/usr/bin/paplay"] + (role.map { ["--property=media.role=\($0)"] } ?? []) + [file]
+            : ["/usr/bin/pw-play", "--media-role=\(role ?? "Music")", file]
         return try spawn(arguments)
     }
 
