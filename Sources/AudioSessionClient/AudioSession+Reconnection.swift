@@ -17,6 +17,28 @@ extension AudioSession {
         startDetachedThread(name: "as-reconnect") { [weak self] in self?.reconnect() }
     }
 
+    /// Opens the connection now, or — when no daemon answers (`msrv`) on a socket — waits for
+    /// one in the background as after MS1: calls fail with `msrv` meanwhile, and
+    /// `media-services-reset` is posted once connected (MS2). For a program that must not give
+    /// up on a session because it started before the daemon (the players bridge at login).
+    /// - Returns: whether it is connected now.
+    /// - Throws: what the daemon answered when it refused the session (-50 …).
+    public func connectOrWaitForDaemon() throws(SessionError) -> Bool {
+        do throws(SessionError) {
+            try connect()
+            return true
+        } catch {
+            guard error.code == .mediaServicesFailed, transport.reconnects else { throw error }
+            let waits = state.withLock { state -> Bool in
+                guard state.phase == .idle else { return false }
+                state.phase = .lost
+                return true
+            }
+            if waits { startDetachedThread(name: "as-reconnect") { [weak self] in self?.reconnect() } }
+            return false
+        }
+    }
+
     /// MS2: connects again; on success re-applies the configuration when asked and posts
     /// `media-services-reset`.
     private func reconnect() {

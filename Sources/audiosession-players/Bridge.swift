@@ -299,9 +299,14 @@ final class Bridge: @unchecked Sendable {
             do {
                 // PL1, POL1: the daemon sets the player's category from its policy (playback by
                 // default, non-mixable) or refuses a player the policy ignores.
-                try session.connect()
+                let connected = try session.connectOrWaitForDaemon()
                 sessions[id] = session
                 logger.info("player", metadata: ["player": "\(identity)", "app": "\(app)", "pid": "\(pid)"])
+                // MS1 at start (the bridge before the daemon): governed once the daemon answers (MS2).
+                guard connected else {
+                    logger.info("no daemon yet: the player waits for it", metadata: ["app": "\(app)"])
+                    return []
+                }
                 return feed(intent(of: id))
             } catch {
                 session.close()
@@ -316,6 +321,8 @@ final class Bridge: @unchecked Sendable {
                 try session.reportOutputRunning(true)
                 return []
             } catch {
+                // No daemon (MS1): nothing refused it; the reset (MS2) activates it if it still plays.
+                guard error.code != .mediaServicesFailed else { return [] }
                 logger.info("a player's playing was refused", metadata: ["app": "\(session.appID)", "error": "\(error)"])
                 return feed(.activationRefused(id))
             }

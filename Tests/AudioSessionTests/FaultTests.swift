@@ -103,6 +103,26 @@ struct FaultTests {
         session.close()
     }
 
+    @Test("MS1, MS2: connectOrWaitForDaemon before any daemon: msrv meanwhile, reset once one listens; a refusal still throws")
+    func waitsForADaemon() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let socket = directory.path + "/socket"
+        let session = AudioSession(appID: "bridge.player", transport: .daemon(socketPath: socket))
+        let mail = Mailbox(session)
+        #expect(try session.connectOrWaitForDaemon() == false)
+        do { try session.setCategory(.playback) } catch { #expect(error.code == .mediaServicesFailed) }
+        let daemon = try ChildProcess(Package.executable("audiosessiond"), ["--socket", socket, "--log-level", "error"])
+        defer { daemon.kill9() }
+        #expect(mail.next(where: { $0 == .mediaServicesReset }) != nil)
+        try session.setCategory(.playback)
+        #expect(try session.status().category == .playback)
+        // The same app id a second time: the daemon refuses it, and that is not waited out.
+        let twin = AudioSession(appID: "bridge.player", transport: .daemon(socketPath: socket))
+        #expect(throws: SessionError.self) { _ = try twin.connectOrWaitForDaemon() }
+        session.close()
+    }
+
     @Test("kill -9 of the daemon during a permission write, 200 times: the store is whole and holds the old or the new answer")
     func killedDuringPermissionWrites() throws {
         let directory = TemporaryDirectory()

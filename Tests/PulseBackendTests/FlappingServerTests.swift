@@ -15,9 +15,11 @@ struct FlappingServerTests {
         var log: String { (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? "" }
 
         /// With `config`, the daemon reads that configuration file (`reload(config:)` changes it).
-        init(server: String, config: String? = nil) throws {
+        /// In `directory`, a daemon started again where one was killed (its socket path kept).
+        init(server: String, config: String? = nil, in directory: String? = nil) throws {
             var template = Array("/tmp/audiosession-daemon-XXXXXX".utf8CString)
-            directory = String(cString: mkdtemp(&template)!)
+            self.directory = directory ?? String(cString: mkdtemp(&template)!)
+            let directory = self.directory
             let executable = FlappingServerTests.executable("audiosessiond")
             var arguments = [
                 executable, "--backend", "pulse", "--pulse-server", server, "--socket", directory + "/socket", "--log-level",
@@ -59,6 +61,12 @@ struct FlappingServerTests {
         func stop() {
             PulseFixture.end(pid)
             try? FileManager.default.removeItem(atPath: directory)
+        }
+
+        /// The daemon gone (MS1), its directory kept for one started again in it.
+        func killProcess() {
+            PulseFixture.end(pid)
+            unlink(socket)
         }
 
         func count(_ text: String) -> Int { log.components(separatedBy: text).count - 1 }

@@ -10,7 +10,7 @@ struct PlayersBridgeTests {
     /// A user's desktop in miniature: a session bus, a sound server, the daemon and the bridge.
     final class Desktop {
         let server: PulseFixture
-        let daemon: FlappingServerTests.Daemon
+        private(set) var daemon: FlappingServerTests.Daemon
         let busAddress: String
         private(set) var busPID: pid_t = 0
         private var children: [pid_t] = []
@@ -34,6 +34,13 @@ struct PlayersBridgeTests {
                 server.stop()
                 throw error
             }
+        }
+
+        /// The daemon killed (MS1) and, with `startAgain`, a new one on the same socket (MS2).
+        func restartDaemon(_ startAgain: () throws -> Void = {}) throws {
+            daemon.killProcess()
+            try startAgain()
+            daemon = try FlappingServerTests.Daemon(server: server.server, in: daemon.directory)
         }
 
         func startBus() throws {
@@ -338,6 +345,25 @@ struct PlayersBridgeTests {
         usleep(800_000)
         #expect(desktop.status(first.name) == "Paused", "\(kind): the first stays paused")
         #expect(desktop.status(second.name) == "Playing", "\(kind): and the second plays on")
+    }
+
+    @Test("MS1, MS2: players that play while no daemon answers are left playing, and governed once the daemon is there")
+    func playersBeforeTheDaemon() throws {
+        let desktop = try Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        var mpv: (pid: pid_t, name: String)?
+        try desktop.restartDaemon {
+            mpv = try desktop.mpv()  // found by the bridge while no daemon listens (as at login)
+            usleep(500_000)
+            #expect(desktop.status(mpv?.name ?? "") == "Playing", "not paused for want of a daemon: \(desktop.bridgeLog)")
+        }
+        let name = try #require(mpv?.name)
+        #expect(
+            eventually { desktop.hasApp { $0.player != nil && $0.isActive } }, "governed once it is there: \(desktop.bridgeLog)")
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.status(name) == "Paused" }, "a call pauses it")
+        try desktop.system(.systemSession(.call, begin: false))
+        #expect(eventually { desktop.status(name) == "Playing" }, "and its end resumes it")
     }
 
     @Test("PL2, D1: our non-mixable app activating pauses mpv; a ducking app ducks mpv's stream", arguments: ServerKind.allCases)
