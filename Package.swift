@@ -28,6 +28,7 @@ let package = Package(
         // Audio Session Services for C: libAudioSessionServices.so and AudioSessionServices.h.
         .library(name: "AudioSessionServices", type: .dynamic, targets: ["AudioSessionServices"]),
         .executable(name: "audiosession", targets: ["audiosession"]),
+        .executable(name: "audiosession-multicall", targets: ["audiosession-multicall"]),
         .executable(name: "audiosessiond", targets: ["audiosessiond"]),
         .executable(name: "audiosession-players", targets: ["audiosession-players"]),
     ],
@@ -167,11 +168,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // `audiosession`, which is also the daemon when called `audiosessiond` (the release's one
-        // binary for both); `audiosessiond` alone for development and the benchmarks.
-        .executableTarget(
-            name: "audiosession", dependencies: ["AudioSessionCLI", "AudioSessionDaemonCLI"], swiftSettings: strict),
+        // `audiosession` (the command: nothing but Swift, for `swift run audiosession demo`) and
+        // `audiosessiond` (the daemon) for development; `audiosession-multicall`, both in one, is
+        // what the release installs as `audiosession` with `audiosessiond` a link to it.
+        .executableTarget(name: "audiosession", dependencies: ["AudioSessionCLI"], swiftSettings: strict),
         .executableTarget(name: "audiosessiond", dependencies: ["AudioSessionDaemonCLI"], swiftSettings: strict),
+        .executableTarget(
+            name: "audiosession-multicall", dependencies: ["AudioSessionCLI", "AudioSessionDaemonCLI"], swiftSettings: strict),
         // §16: the players bridge's decisions, pure (no bus, no socket).
         .target(name: "AudioSessionPlayers", dependencies: ["AudioSessionModel"], swiftSettings: strict),
         // sd-bus (libsystemd): the session bus, for the players bridge only.

@@ -151,11 +151,22 @@ struct LayeringTests {
     /// library's installed size (issue 31: Foundation brings ICU's 32 MiB of data).
     @Test(
         "The daemon, the command and the players bridge stay on FoundationEssentials: neither Foundation nor ICU is loaded",
-        arguments: ["audiosessiond", "audiosession", "audiosession-players"])
+        arguments: ["audiosessiond", "audiosession", "audiosession-multicall", "audiosession-players"])
     func linksNoFoundation(binary: String) throws {
         let needed = try Self.neededLibraries(Self.root.appendingPathComponent(".build/debug/\(binary)").path)
         #expect(needed.contains("libFoundationEssentials.so"), "\(needed)")
         #expect(!needed.contains("libFoundation.so") && !needed.contains("lib_FoundationICU.so"), "\(needed)")
+    }
+
+    /// The README's first command, `swift run audiosession demo`, needs nothing but Swift: the
+    /// command alone links none of the C libraries the daemon and the backend need.
+    @Test("The command alone needs no C library from Debian (libpulse, libyaml, libsystemd, libsndfile)")
+    func commandNeedsOnlySwift() throws {
+        let needed = try Self.neededLibraries(Self.root.appendingPathComponent(".build/debug/audiosession").path)
+        #expect(
+            !needed.contains { ["libpulse", "libyaml", "libsystemd", "libsndfile"].contains(where: $0.hasPrefix) }, "\(needed)")
+        let multicall = try Self.neededLibraries(Self.root.appendingPathComponent(".build/debug/audiosession-multicall").path)
+        #expect(multicall.contains { $0.hasPrefix("libpulse") }, "the release's one binary is the daemon too: \(multicall)")
     }
 
     /// Issue 31: the C library ships the Swift runtime it needs beside it; without
