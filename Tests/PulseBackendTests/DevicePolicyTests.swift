@@ -106,7 +106,11 @@ struct DevicePolicyTests {
         defer { PulseFixture.end(second) }
         #expect(
             eventually { arbiter.engine.deviceStatus.systemSessions == [.alarm] },
-            "\(kind): allowed, the alarm; \(arbiter.deviceStatus.otherAudio) \(backend.foreignStreams)")
+            """
+            \(kind): allowed, the alarm; other audio \(arbiter.deviceStatus.otherAudio), foreign streams \(backend.foreignStreams), \
+            own \(backend.ownStreams); the server's streams: \((try? pulse.pactl(["list", "short", "sink-inputs"])) ?? "none"), \
+            pacat alive: \(kill(second, 0) == 0)
+            """)
     }
 
     @Test(
