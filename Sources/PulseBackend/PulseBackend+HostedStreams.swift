@@ -16,11 +16,11 @@ extension PulseBackend {
         return AppID("stream.\(part(role, "none")).\(part(binary, "unknown"))")
     }
 
-    /// A new stream the policy hosts a session for: hosted, and an own stream from now on.
-    /// False when the session cannot be hosted (the stream is then other audio).
-    func hostStream(_ stream: PulseStream, _ intent: DevicePolicy.Intent, origin: String) -> Bool {
-        let preferred = Self.hostedAppID(
-            role: stream.properties["media.role"].map(DevicePolicy.role), binary: stream.properties["application.process.binary"])
+    /// A new stream the policy hosts a session for (its role and binary as the policy matched
+    /// them): hosted, and an own stream from now on. False when the session cannot be hosted (the
+    /// stream is then other audio).
+    func hostStream(_ stream: PulseStream, _ facts: StreamFacts, _ intent: DevicePolicy.Intent, origin: String) -> Bool {
+        let preferred = Self.hostedAppID(role: facts.role, binary: facts.binary)
         let process = stream.properties["application.process.id"].flatMap { Int32($0) }
         guard let app = arbiter.hostSession(preferred, intent: intent, origin: origin, processID: process) else { return false }
         state.withLock { $0.hostedStreams[stream.index] = app }

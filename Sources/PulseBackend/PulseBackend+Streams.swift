@@ -78,7 +78,7 @@ extension PulseBackend {
             binary: stream.properties["application.process.binary"])
         let rules = arbiter.rules
         let (action, origin) = rules.policy.action(for: facts)
-        if case .session(let intent) = action, hostStream(stream, intent, origin: origin) { return }
+        if case .session(let intent) = action, hostStream(stream, facts, intent, origin: origin) { return }
         var system: SystemSessionKind?
         if case .system(let kind) = action {
             // POL5: in the system trust mode, only the roles the configuration allows.
