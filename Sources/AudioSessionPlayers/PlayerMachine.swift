@@ -46,8 +46,13 @@ public struct PlayerMachine: Sendable {
         case appeared(PlayerID, Description)
         /// Its `PlaybackStatus` changed (as it reports it).
         case status(PlayerID, Status)
-        /// It seeked, or its track (`Metadata`'s `mpris:trackid`) changed.
-        case seekedOrNewTrack(PlayerID)
+        /// Its track (`Metadata`'s `mpris:trackid`) changed.
+        case newTrack(PlayerID)
+        /// It sent `Seeked` with this position (µs), at this time (ns, a monotonic clock): a seek,
+        /// or an announcement of where it already is (PL5 as revised).
+        case seeked(PlayerID, position: Int64, at: UInt64)
+        /// Its `Position` (µs) as read at this time (ns): where it is, for PL5's comparison.
+        case position(PlayerID, Int64, at: UInt64)
         /// It left the bus, or its process ended.
         case vanished(PlayerID)
         /// Its session's notification.
@@ -108,7 +113,13 @@ public struct PlayerMachine: Sendable {
         /// (restored when the activation is refused): PL4's "another player started since".
         var startedAt: UInt64 = 0
         var startedBefore: UInt64 = 0
+        /// PL5: where it was last known to be (µs), when (ns), and whether it was playing then.
+        var anchor: (position: Int64, at: UInt64, playing: Bool)?
     }
+
+    /// PL5 (revision 5): a `Seeked` this close (µs) to where the player is expected to be is an
+    /// announcement, not a seek.
+    public static let seekTolerance: Int64 = 1_000_000
 
     /// A player refused this many times in a row is not told to pause again (its streams stay
     /// muted by the session) until the interruption ends: no endless Pause/Play between the
@@ -171,9 +182,18 @@ public struct PlayerMachine: Sendable {
         defer { players[id] = player }
         switch input {
         case .status(_, let status): return statusChanged(id, &player, to: status)
-        case .seekedOrNewTrack:
-            // PL5: seeking or a new track while paused by an interruption ends the claim to resume.
+        case .newTrack:
+            // PL5: a new track while paused by an interruption ends the claim to resume.
             player.pausedByInterruption = false
+            return []
+        case .seeked(_, let position, let now):
+            // PL5 (revision 5): a seek only if the position moved — browsers announce where they
+            // are with a `Seeked` on every pause and play.
+            if !Self.isAnnouncement(position, at: now, of: player) { player.pausedByInterruption = false }
+            player.anchor = (position, now, player.status == .playing)
+            return []
+        case .position(_, let position, let now):
+            player.anchor = (position, now, player.status == .playing)
             return []
         case .notification(_, let notification): return notified(id, &player, notification)
         case .intent(_, let mixes):
@@ -194,6 +214,16 @@ public struct PlayerMachine: Sendable {
             }
         case .appeared, .vanished, .busLost, .fault: return []
         }
+    }
+
+    /// PL5: whether a `Seeked` to `position` at `now` is where the player already was — within
+    /// `seekTolerance` of its last known position, moved on by the time elapsed while it played
+    /// (at rate 1; a player paused since stays where it was). Without a known position it is a seek.
+    static func isAnnouncement(_ position: Int64, at now: UInt64, of player: Player) -> Bool {
+        guard let anchor = player.anchor else { return false }
+        let elapsed = anchor.playing && now > anchor.at ? Int64((now - anchor.at) / 1000) : 0
+        let expected = anchor.position + elapsed
+        return abs(position - expected) <= seekTolerance
     }
 
     private mutating func appeared(_ id: PlayerID, _ description: Description) -> [Command] {
@@ -221,6 +251,8 @@ public struct PlayerMachine: Sendable {
     private mutating func statusChanged(_ id: PlayerID, _ player: inout Player, to status: Status) -> [Command] {
         guard status != player.status else { return [] }
         player.status = status
+        // PL5: the position goes on from where it was when it played, and stays while it does not.
+        if let anchor = player.anchor { player.anchor = (anchor.position, anchor.at, status == .playing) }
         switch status {
         case .playing:
             if player.awaitsOwnPlay {
@@ -320,7 +352,8 @@ public struct PlayerMachine: Sendable {
 extension PlayerMachine.Input {
     var player: PlayerMachine.PlayerID? {
         switch self {
-        case .appeared(let id, _), .status(let id, _), .seekedOrNewTrack(let id), .vanished(let id),
+        case .appeared(let id, _), .status(let id, _), .newTrack(let id), .seeked(let id, _, _), .position(let id, _, _),
+            .vanished(let id),
             .notification(let id, _), .activationRefused(let id), .intent(let id, _), .fault(let id, _):
             id
         case .busLost: nil

@@ -185,7 +185,7 @@ final class Bridge: @unchecked Sendable {
                 inputs.append(.fault(sender, "a PlaybackStatus of type \(signature)"))
             case ("Metadata", "a{sv}"):
                 if let track = Self.trackID(message), tracks.updateValue(track, forKey: sender) != track {
-                    inputs.append(.seekedOrNewTrack(sender))
+                    inputs.append(.newTrack(sender))
                 }
             default:
                 break
@@ -198,8 +198,29 @@ final class Bridge: @unchecked Sendable {
 
     private func seeked(_ message: OpaquePointer) -> Int32 {
         guard let connection = message.readSenderID(), let sender = player(of: connection) else { return 0 }
-        carryOut(feed(.seekedOrNewTrack(sender)))
+        // PL5: a Seeked without a position is taken as a seek (far from anywhere the player was).
+        carryOut(feed(.seeked(sender, position: message.readInt64() ?? .min / 2, at: Self.monotonicNanoseconds())))
         return 0
+    }
+
+    /// Now on the monotonic clock, in nanoseconds (PL5's times).
+    static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    /// PL5: where the player is, read just before it is paused — the Pause's answer, and any
+    /// `Seeked` it announces itself with, come after this one's (the player answers in order).
+    private func readPosition(_ id: PlayerMachine.PlayerID, of name: String) {
+        bus?.callLater(
+            name, Self.objectPath, "org.freedesktop.DBus.Properties", "Get", [Self.playerInterface, "Position"]
+        ) { [weak self] reply, _ in
+            guard let self, let reply, sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "x") > 0,
+                let position = reply.readInt64()
+            else { return }  // no position: a later Seeked is taken as a seek
+            self.carryOut(self.feed(.position(id, position, at: Self.monotonicNanoseconds())))
+        }
     }
 
     /// `mpris:trackid` of a Metadata dictionary (positioned on it).
@@ -343,6 +364,7 @@ final class Bridge: @unchecked Sendable {
             } else {
                 logger.debug("MPRIS \(method.rawValue)", metadata: ["player": "\(name)"])
             }
+            if method != .play { readPosition(id, of: name) }
             bus.callLater(name, Self.objectPath, Self.playerInterface, method.rawValue) { [weak self] error in
                 guard let self, let error else { return }
                 self.carryOut(self.feed(.fault(id, "\(method.rawValue) failed: \(error)")))

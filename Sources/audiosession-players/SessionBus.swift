@@ -90,12 +90,21 @@ final class SessionBus {
     /// Calls without waiting; `done` gets the error text, or nil, when the reply comes (or in
     /// `timeout` seconds at most).
     func callLater(
-        _ destination: String, _ path: String, _ interface: String, _ member: String, timeout: Double = 1,
-        done: @escaping (String?) -> Void
+        _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [String] = [],
+        timeout: Double = 1, done: @escaping (String?) -> Void
+    ) {
+        callLater(destination, path, interface, member, arguments, timeout: timeout) { _, error in done(error) }
+    }
+
+    /// Calls without waiting; `done` gets the reply (positioned at its start, valid during the
+    /// call) or the error text when it comes (or in `timeout` seconds at most).
+    func callLater(
+        _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [String] = [],
+        timeout: Double = 1, reply done: @escaping (OpaquePointer?, String?) -> Void
     ) {
         let message: OpaquePointer
-        do { message = try self.message(destination, path, interface, member) } catch {
-            done(error.description)
+        do { message = try self.message(destination, path, interface, member, arguments) } catch {
+            done(nil, error.description)
             return
         }
         defer { sd_bus_message_unref(message) }
@@ -106,21 +115,21 @@ final class SessionBus {
                 let box = Unmanaged<Reply>.fromOpaque(userdata!).takeRetainedValue()
                 if let reply, sd_bus_message_is_method_error(reply, nil) != 0 {
                     let error = sd_bus_message_get_error(reply)
-                    box.done(error?.pointee.message.map { String(cString: $0) } ?? "an error")
+                    box.done(nil, error?.pointee.message.map { String(cString: $0) } ?? "an error")
                 } else {
-                    box.done(nil)
+                    box.done(reply, nil)
                 }
                 return 0
             }, box.toOpaque(), UInt64(timeout * 1_000_000))
         if result < 0 {
             box.release()
-            done(Self.text(result))
+            done(nil, Self.text(result))
         }
     }
 
     final class Reply {
-        let done: (String?) -> Void
-        init(_ done: @escaping (String?) -> Void) { self.done = done }
+        let done: (OpaquePointer?, String?) -> Void
+        init(_ done: @escaping (OpaquePointer?, String?) -> Void) { self.done = done }
     }
 
     /// Calls `handler` for each signal that matches (nil: any).
@@ -166,6 +175,11 @@ extension OpaquePointer {
     func readUInt32() -> UInt32? {
         var value: UInt32 = 0
         return sd_bus_message_read_basic(self, CChar(UInt8(ascii: "u")), &value) > 0 ? value : nil
+    }
+
+    func readInt64() -> Int64? {
+        var value: Int64 = 0
+        return sd_bus_message_read_basic(self, CChar(UInt8(ascii: "x")), &value) > 0 ? value : nil
     }
 
     func readBool() -> Bool? {

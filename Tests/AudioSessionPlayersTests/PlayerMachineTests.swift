@@ -71,17 +71,48 @@ struct PlayerMachineTests {
     @Test("PL4: without shouldResume it stays paused; a pause, stop, seek or new track during the call ends the claim")
     func claimEnds() {
         for touch: PlayerMachine.Input in [
-            .notification(Self.mpv, .interruptionEnded(shouldResume: false)), .seekedOrNewTrack(Self.mpv),
-            .status(Self.mpv, .stopped),
+            .notification(Self.mpv, .interruptionEnded(shouldResume: false)), .newTrack(Self.mpv),
+            .seeked(Self.mpv, position: 95_000_000, at: 2_000_000_000), .status(Self.mpv, .stopped),
         ] {
             var machine = PlayerMachine()
             _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
             _ = machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default)))
+            _ = machine.handle(.position(Self.mpv, 30_000_000, at: 1_000_000_000))  // read before the Pause
             _ = machine.handle(.status(Self.mpv, .paused))  // the echo
             _ = machine.handle(touch)
             #expect(
                 machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty,
                 "after \(touch) the player is not resumed")
+        }
+    }
+
+    @Test("PL5 (revision 5): a Seeked to where the player already is, as browsers send on pause and play, keeps the claim")
+    func seekedAnnouncements() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        #expect(machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default))) == [.mpris(Self.mpv, .pause)])
+        // Read just before the Pause, at 10 s on the clock: 30 s into the track.
+        _ = machine.handle(.position(Self.mpv, 30_000_000, at: 10_000_000_000))
+        // The pause announced 50 ms later, with the position moved on by those 50 ms.
+        #expect(machine.handle(.seeked(Self.mpv, position: 30_050_000, at: 10_050_000_000)).isEmpty)
+        _ = machine.handle(.status(Self.mpv, .paused))
+        // Paused for a minute: where it paused, not a minute on, is where it is.
+        _ = machine.handle(.seeked(Self.mpv, position: 30_060_000, at: 70_000_000_000))
+        #expect(
+            machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))) == [.mpris(Self.mpv, .play)],
+            "the announcements kept the claim to resume")
+
+        // Without a known position, or a minute away from it, a Seeked is a seek.
+        for (known, seekTo): (Bool, Int64) in [(false, 30_000_000), (true, 90_000_000), (true, 28_000_000)] {
+            var machine = PlayerMachine()
+            _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+            _ = machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default)))
+            if known { _ = machine.handle(.position(Self.mpv, 30_000_000, at: 10_000_000_000)) }
+            _ = machine.handle(.status(Self.mpv, .paused))
+            _ = machine.handle(.seeked(Self.mpv, position: seekTo, at: 20_000_000_000))
+            #expect(
+                machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty,
+                "a seek to \(seekTo) µs (position known: \(known)) ends the claim")
         }
     }
 

@@ -4,17 +4,21 @@
  *
  *   fake-mpris-player NAME [--status Playing|Paused|Stopped] [--cannot-pause] [--slow-pause MS]
  *                          [--fail-pause] [--malformed-status] [--replays-after MS]
- *                          [--two-connections]
+ *                          [--two-connections] [--seeked-on-pause-play]
  *
  * --cannot-pause: CanPause is false (the bridge must Stop it instead). --slow-pause MS: Pause is
  * answered after MS ms. --fail-pause: Pause answers an error. --malformed-status: PlaybackStatus
  * is an integer. --replays-after MS: after a Pause, it plays again by itself MS ms later.
  * --two-connections: as VLC, a second bus connection owns NAME.instancePID and serves the same
  * player (one program, one player: PL1).
+ * --seeked-on-pause-play: as Chromium and Firefox, sends Seeked with its current position on
+ * every pause and play. SIGUSR1: the user seeks 60 s ahead (a Seeked that is a seek). Its
+ * Position moves on while it plays.
  * Each change of status is announced (PropertiesChanged) and printed with the time
  * ("status Paused at NS", nanoseconds since 1970: scripts/bench-players reads it). */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +33,11 @@ static long slow_pause_ms = 0, replay_after_ms = -1;
 static uint64_t replay_at = 0;
 static sd_bus *bus;
 static sd_bus *second; /* --two-connections */
+static int seeked_on_pause_play = 0;
+static volatile sig_atomic_t seek_requested = 0;
+/* The position (µs) at `position_at` (ms, monotonic); it moves on while Playing. */
+static int64_t position_us = 5000000;
+static uint64_t position_at = 0;
 
 static uint64_t now_ms(void) {
     struct timespec t;
@@ -36,9 +45,22 @@ static uint64_t now_ms(void) {
     return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
+static int64_t position_now(void) {
+    if (strcmp(status, "Playing") != 0) return position_us;
+    uint64_t now = now_ms();
+    return position_us + (int64_t)(now - position_at) * 1000;
+}
+
+static void emit_seeked(void) {
+    sd_bus_emit_signal(bus, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "Seeked", "x", position_now());
+}
+
 static void set_status(const char *value) {
     if (strcmp(status, value) == 0) return;
+    position_us = position_now();
+    position_at = now_ms();
     status = value;
+    if (seeked_on_pause_play) emit_seeked(); /* as browsers: where it is, before the status */
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);
     printf("status %s at %lld\n", status, (long long)t.tv_sec * 1000000000LL + t.tv_nsec);
@@ -83,6 +105,16 @@ static int get_bool(sd_bus *b, const char *path, const char *interface, const ch
     return sd_bus_message_append(reply, "b", value);
 }
 
+static int get_position(sd_bus *b, const char *path, const char *interface, const char *property, sd_bus_message *reply,
+                        void *userdata, sd_bus_error *error) {
+    return sd_bus_message_append(reply, "x", position_now());
+}
+
+static void on_usr1(int signal) {
+    (void)signal;
+    seek_requested = 1;
+}
+
 static int get_identity(sd_bus *b, const char *path, const char *interface, const char *property, sd_bus_message *reply,
                         void *userdata, sd_bus_error *error) {
     return sd_bus_message_append(reply, "s", (const char *)userdata);
@@ -109,6 +141,7 @@ static const sd_bus_vtable player_vtable[] = {
     SD_BUS_PROPERTY("CanControl", "b", get_bool, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("CanPlay", "b", get_bool, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("Metadata", "a{sv}", get_metadata, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("Position", "x", get_position, 0, 0),
     SD_BUS_VTABLE_END,
 };
 
@@ -139,11 +172,20 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--malformed-status") == 0) malformed = 1;
         else if (strcmp(argv[i], "--replays-after") == 0 && i + 1 < argc) replay_after_ms = atol(argv[++i]);
         else if (strcmp(argv[i], "--two-connections") == 0) two_connections = 1;
+        else if (strcmp(argv[i], "--seeked-on-pause-play") == 0) seeked_on_pause_play = 1;
         else {
             fprintf(stderr, "fake-mpris-player: unknown option %s\n", argv[i]);
             return 2;
         }
     }
+    position_at = now_ms();
+    struct sigaction usr1 = {0};
+    usr1.sa_handler = on_usr1; /* no SA_RESTART: the wait returns */
+    sigaction(SIGUSR1, &usr1, NULL);
+    sigset_t usr1_only; /* a test's thread may have started it with signals blocked */
+    sigemptyset(&usr1_only);
+    sigaddset(&usr1_only, SIGUSR1);
+    sigprocmask(SIG_UNBLOCK, &usr1_only, NULL);
     int r = serve(&bus, name, identity);
     if (r < 0) {
         fprintf(stderr, "fake-mpris-player: cannot own %s on the session bus: %s\n", name, strerror(-r));
@@ -163,7 +205,16 @@ int main(int argc, char **argv) {
     for (;;) {
         r = sd_bus_process(bus, NULL);
         int r2 = second ? sd_bus_process(second, NULL) : 0;
-        if (r < 0 || r2 < 0) return 1;
+        if ((r < 0 && r != -EINTR) || r2 < 0) return 1;
+        if (seek_requested) {
+            seek_requested = 0;
+            position_us = position_now() + 60000000;
+            position_at = now_ms();
+            printf("seeked to %lld\n", (long long)position_us);
+            fflush(stdout);
+            emit_seeked();
+            continue;
+        }
         if (replay_at && now_ms() >= replay_at) {
             replay_at = 0;
             set_status("Playing");  // plays again by itself (PL2, PL5)

@@ -264,6 +264,35 @@ struct PlayersBridgeTests {
     }
 
     @Test(
+        "PL5 (revision 5): a player that sends Seeked on every pause and play, as browsers do, is played again after a call; a real seek ends the claim"
+    )
+    func seekedAnnouncements() throws {
+        let desktop = try Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        let browser = try desktop.fake("browserlike", ["--seeked-on-pause-play"])
+        #expect(eventually { desktop.apps().contains("mpris.browserlike") }, "\(desktop.bridgeLog)")
+        func last(_ line: String) -> Bool {
+            desktop.fakeLog("browserlike").split(separator: "\n").last?.hasPrefix(line) == true
+        }
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { last("status Paused") }, "PL3: paused by the call")
+        usleep(300_000)  // the pause's Seeked has reached the bridge
+        try desktop.system(.systemSession(.call, begin: false))
+        #expect(
+            eventually { last("status Playing") }, "PL4: its own Seeked was an announcement: played again. \(desktop.bridgeLog)")
+
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { last("status Paused") }, "paused by the second call")
+        usleep(300_000)
+        kill(browser, SIGUSR1)  // the user seeks a minute ahead during the call
+        #expect(eventually { last("seeked to") }, "the fake player seeked")
+        usleep(300_000)
+        try desktop.system(.systemSession(.call, begin: false))
+        usleep(700_000)
+        #expect(last("seeked to"), "PL5: a real seek ends the claim: not played again. \(desktop.fakeLog("browserlike"))")
+    }
+
+    @Test(
         "PL3, PL6 with a scripted player: one that cannot pause is stopped and played after; a slow or malformed one is other audio"
     )
     func scriptedPlayers() throws {
