@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "AudioSessionConfiguration",
             dependencies: [
-                "AudioSessionModel", "AudioSessionRuntime", "AudioSessionDaemon",
+                "AudioSessionModel", "AudioSessionEngine", "AudioSessionRuntime", "AudioSessionDaemon",
                 "CYAML", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

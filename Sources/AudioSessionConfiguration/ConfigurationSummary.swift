@@ -46,6 +46,7 @@ public struct ConfigurationSummary {
             lines.append("    \(describe(entry.match)) -> \(entry.action)    \(entry.origin)\(note)")
         }
         lines.append("    any other stream -> other-audio    default (§7)")
+        lines.append("  other audio while a non-mixable app session plays: \(policy.otherAudio) (other-audio, OA5)")
         lines.append("  players (§16):")
         for entry in policy.players {
             lines.append("    \(describe(entry.match)) -> \(entry.action)    \(entry.origin)")

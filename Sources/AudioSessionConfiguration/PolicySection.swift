@@ -1,3 +1,4 @@
+import AudioSessionEngine
 import AudioSessionModel
 import AudioSessionRuntime
 
@@ -5,7 +6,7 @@ import AudioSessionRuntime
 /// intend. Every entry is checked as an app's `setCategory` would be (O1, M1), every pattern
 /// read, and an entry that an earlier one hides completely is an error (it could never apply).
 enum PolicySection {
-    static let keys = ["players", "streams", "duck-level-by-role"]
+    static let keys = ["players", "streams", "duck-level-by-role", "other-audio"]
     static let streamKeys = ["match", "session", "system", "other-audio"]
     static let streamMatchKeys = ["role", "application-name", "binary"]
     static let playerKeys = ["match", "category", "mode", "options", "ignore"]
@@ -22,6 +23,14 @@ enum PolicySection {
             values["streams"], "policy.streams", noun: "stream", fields, read: stream, hidden: DevicePolicy.hiddenStream)
         policy.players = try entries(
             values["players"], "policy.players", noun: "player", fields, read: player, hidden: DevicePolicy.hiddenPlayer)
+        if let node = values["other-audio"] {
+            // OA5: what other audio gets while a non-mixable app session plays.
+            let text = try fields.string(node, "policy.other-audio")
+            guard let treatment = OtherAudioTreatment(rawValue: text) else {
+                throw fields.error("policy.other-audio (OA5) must be mute, duck or mix, not '\(text)'", at: node)
+            }
+            policy.otherAudio = treatment
+        }
         if let node = values["duck-level-by-role"] {
             guard case .mapping(let pairs, _) = node else {
                 throw fields.error("policy.duck-level-by-role must map roles to levels (music: 0.1)", at: node)

@@ -12,13 +12,18 @@ extension Engine {
         var systemPlaying = false
         /// Streams of programs that do not use us are playing.
         var otherAudioPlaying = false
+        /// OA5: a non-mixable call (voiceChat or videoChat) is active with output running.
+        var callPlaying = false
     }
 
     func playingInputs() -> PlayingInputs {
         var inputs = PlayingInputs(systemPlaying: !systemSessions.isEmpty, otherAudioPlaying: !otherAudio.isEmpty)
         for index in activeSessions where sessions[index].outputRunning {
             GainInputs.add(index, to: &inputs.playing)
-            if !sessions[index].isMixable { GainInputs.add(index, to: &inputs.nonMixablePlaying) }
+            if !sessions[index].isMixable {
+                GainInputs.add(index, to: &inputs.nonMixablePlaying)
+                if sessions[index].isCall { inputs.callPlaying = true }
+            }
         }
         return inputs
     }

@@ -39,10 +39,14 @@ extension Engine {
         context.requests.append(.otherAudioStopped(id: id))
     }
 
-    /// D1, C11, OA2, I4: the gain and mute every stream of other audio gets now.
+    /// D1, C11, OA4, OA5, I4: the gain and mute every stream of other audio gets now. While a
+    /// non-mixable app session plays, `otherAudioTreatment` decides (OA5); a call, a system
+    /// session and a record session are the same whatever it says.
     func otherAudioControl(_ gains: GainInputs, _ playing: PlayingInputs) -> (gain: Double, muted: Bool) {
-        let gain = gains.recorders.0 != nil ? 0 : gains.duckers.0 != nil ? duckLevel : 1
-        let muted = playing.systemPlaying || playing.nonMixablePlaying.0 != nil
+        let nonMixable = playing.nonMixablePlaying.0 != nil
+        let ducked = gains.duckers.0 != nil || (nonMixable && otherAudioTreatment == .duck)
+        let gain = gains.recorders.0 != nil ? 0 : ducked ? duckLevel : 1
+        let muted = playing.systemPlaying || playing.callPlaying || (nonMixable && otherAudioTreatment == .mute)
         return (gain, muted)
     }
 
@@ -65,5 +69,16 @@ extension Engine {
         guard !otherAudio.isEmpty else { return [] }
         let control = otherAudioControl(gainInputs(), playingInputs())
         return otherAudio.map { OtherAudioStatus(audio: $0.audio, gain: control.gain, isMuted: control.muted) }
+    }
+}
+
+extension Engine {
+    /// OA5: the device's choice changed (a reloaded configuration): the streams of other audio
+    /// whose gain or mute it changes are told so, as after a step. No app hears of it.
+    public mutating func setOtherAudioTreatment(_ treatment: OtherAudioTreatment) -> [Effect] {
+        otherAudioTreatment = treatment
+        var context = StepContext(ownerBefore: routingOwner, ownerRouteBefore: ownRoute(routingOwner))
+        sendOtherAudioChanges(&context)
+        return context.takeEffects()
     }
 }

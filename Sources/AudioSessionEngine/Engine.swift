@@ -16,6 +16,9 @@ public struct Engine: Hashable, Sendable {
     var device: DeviceState
     /// D1: the gain of a ducked session (default 0.2 linear).
     public var duckLevel: Double
+    /// OA5: what other audio gets while a non-mixable app session plays (the device's choice).
+    /// Changing it takes effect at the next step.
+    public var otherAudioTreatment: OtherAudioTreatment = .mute
     var sessions: [SessionRecord] = []
     /// The app of each session, by the same index.
     var appIDs: [AppID] = []

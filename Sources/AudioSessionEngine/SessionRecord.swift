@@ -85,6 +85,9 @@ struct SessionRecord: Hashable, Sendable {
 
     /// O3: ambient, or mixWithOthers set or implied.
     var isMixable: Bool { options.contains(.mixWithOthers) }
+    /// OA5: a call, as other audio is concerned (a VoIP app's session, §18's hosted call):
+    /// playAndRecord in voiceChat or videoChat.
+    var isCall: Bool { category == .playAndRecord && (mode == .voiceChat || mode == .videoChat) }
 
     var takesPartInArbitration: Bool { category.takesPartInArbitration }
 

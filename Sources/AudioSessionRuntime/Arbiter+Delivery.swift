@@ -32,7 +32,8 @@ extension Arbiter {
                 askRecordPermission(app, &state)
             case .otherAudio(let id, let gain, let muted):
                 // POL3: a ducked stream of a role with a duck level of its own is ducked to that level.
-                let level = gain < 1 ? state.rules.policy.duckLevel(forRole: state.otherAudioRoles[id]) : nil
+                // (A silenced stream, gain 0 by C11, stays silent.)
+                let level = gain > 0 && gain < 1 ? state.rules.policy.duckLevel(forRole: state.otherAudioRoles[id]) : nil
                 device.append(.otherAudio(id: id, gain: level ?? gain, muted: muted))
             case .otherAudioStopped(let id):
                 device.append(.otherAudioStopped(id: id))

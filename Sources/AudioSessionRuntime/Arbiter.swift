@@ -149,6 +149,7 @@ public final class Arbiter: Sendable {
     /// - Throws: `StoreError` when the store holds an invalid file.
     public init(configuration: Configuration, logger: Logger) throws(StoreError) {
         var engine = Engine(profile: configuration.profile, duckLevel: configuration.duckLevel)
+        engine.otherAudioTreatment = configuration.policy.otherAudio  // OA5
         let (settings, owners) = try configuration.store?.loadState() ?? (DeviceSettings(), [:])
         do { try engine.restore(settings) } catch {
             throw StoreError((configuration.store.map { "\($0.file): " } ?? "") + error.message)
@@ -281,6 +282,10 @@ public final class Arbiter: Sendable {
         state.withLock { state in
             state.rules = rules
             for id in state.connections.keys { state.connections[id]?.judge(by: rules.trust) }
+            if state.engine.otherAudioTreatment != rules.policy.otherAudio {
+                // OA5: the streams playing now get the new choice at once.
+                deliver(state.engine.setOtherAudioTreatment(rules.policy.otherAudio), &state)
+            }
         }
     }
 

@@ -147,11 +147,17 @@ public struct DevicePolicy: Hashable, Sendable {
     public var players: [PlayerEntry]
     /// POL3: a duck level (D1) for the streams of a role, instead of the device's.
     public var duckLevelByRole: [String: Double]
+    /// OA5: what other audio gets while a non-mixable app session plays.
+    public var otherAudio: OtherAudioTreatment
 
-    public init(streams: [StreamEntry] = [], players: [PlayerEntry] = [], duckLevelByRole: [String: Double] = [:]) {
+    public init(
+        streams: [StreamEntry] = [], players: [PlayerEntry] = [], duckLevelByRole: [String: Double] = [:],
+        otherAudio: OtherAudioTreatment = .mute
+    ) {
         self.streams = streams
         self.players = players
         self.duckLevelByRole = duckLevelByRole
+        self.otherAudio = otherAudio
     }
 
     /// I4, POL2: a stream of role phone is a call unless an entry says otherwise.

@@ -1,3 +1,4 @@
+import AudioSessionEngine
 import AudioSessionModel
 import AudioSessionRuntime
 import Foundation
@@ -144,6 +145,7 @@ struct PolicyTests {
             ),
             ("policy:\n  duck-level-by-role: {music: 2}\n", "car.yaml:2", "within 0.0…1.0"),
             ("policy:\n  polices: []\n", "car.yaml:2", "unknown key 'polices'"),
+            ("policy:\n  other-audio: pause\n", "car.yaml:2", "OA5"),
         ])
     func badInput(_ text: String, _ place: String, _ problem: String) {
         do {
@@ -151,6 +153,19 @@ struct PolicyTests {
             Issue.record("accepted: \(text)")
         } catch {
             #expect(error.message.contains(place) && error.message.contains(problem), "\(error.message)")
+        }
+    }
+
+    @Test("OA5: policy.other-audio is mute (the default), duck or mix; --check-config says which")
+    func otherAudioTreatment() throws {
+        #expect(try Self.parse("policy:\n  streams: []\n").otherAudio == .mute)
+        for treatment in OtherAudioTreatment.allCases {
+            let policy = try Self.parse("policy:\n  other-audio: \(treatment)\n")
+            #expect(policy.otherAudio == treatment)
+            #expect(
+                ConfigurationSummary.policy(policy, duckLevel: 0.2).contains {
+                    $0.contains("non-mixable app session plays: \(treatment) (other-audio, OA5)")
+                })
         }
     }
 

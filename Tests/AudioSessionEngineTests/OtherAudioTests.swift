@@ -70,6 +70,50 @@ struct OtherAudioTests {
             Self.controls(h.system(.systemSession(.call, begin: false))) == [.otherAudio(id: "pulse:7", gain: 1, muted: false)])
     }
 
+    @Test(
+        "OA5: while a non-mixable app session plays, other audio is muted, ducked or left alone as the device chose; calls, system sessions and recording are the same whatever it says",
+        arguments: OtherAudioTreatment.allCases)
+    func treatment(_ treatment: OtherAudioTreatment) throws {
+        var h = try harness()
+        h.engine.otherAudioTreatment = treatment
+        h.system(.otherAudioStarted(Self.stream))
+        h.call("music", .setCategory(.playback))
+        h.call("music", .setActive(true))
+        let expected: [OtherAudioTreatment: (gain: Double, muted: Bool)] = [
+            .mute: (1, true), .duck: (0.2, false), .mix: (1, false),
+        ]
+        let playing = Self.controls(h.call("music", .startOutput))
+        let (gain, muted) = expected[treatment]!
+        #expect(playing == (treatment == .mix ? [] : [.otherAudio(id: "pulse:7", gain: gain, muted: muted)]))
+        #expect(h.engine.deviceStatus.otherAudio.first?.isMuted == muted)
+        h.call("music", .setActive(false))
+        // A call (a VoIP app's session: playAndRecord, voiceChat) mutes other audio whatever OA5 says.
+        h.call("memo", .setCategory(.playAndRecord, mode: .voiceChat))
+        h.call("memo", .setActive(true))
+        h.call("memo", .startOutput)
+        #expect(h.engine.deviceStatus.otherAudio.first?.isMuted == true, "muted by the call")
+        h.call("memo", .setActive(false))
+        #expect(h.engine.deviceStatus.otherAudio.first?.isMuted == false)
+        // I4: a system call too.
+        #expect(Self.controls(h.system(.systemSession(.call, begin: true))) == [.otherAudio(id: "pulse:7", gain: 1, muted: true)])
+        h.system(.systemSession(.call, begin: false))
+        #expect(h.engine.invariantViolations.isEmpty)
+    }
+
+    @Test("OA5: a changed choice applies at once to the streams playing (a reloaded configuration), and tells no app")
+    func treatmentChanged() throws {
+        var h = try harness()
+        h.system(.otherAudioStarted(Self.stream))
+        h.call("music", .setCategory(.playback))
+        h.call("music", .setActive(true))
+        h.call("music", .startOutput)
+        #expect(h.engine.deviceStatus.otherAudio.first?.isMuted == true)
+        let effects = h.engine.setOtherAudioTreatment(.mix)
+        #expect(effects == [.otherAudio(id: "pulse:7", gain: 1, muted: false)])
+        #expect(h.engine.setOtherAudioTreatment(.mix).isEmpty, "the same choice again changes nothing")
+        #expect(h.engine.invariantViolations.isEmpty)
+    }
+
     @Test("MS2: it survives a media-services reset, as device state does")
     func survivesReset() throws {
         var h = try harness()
