@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "AudioSessionConfiguration",
             dependencies: [
-                "AudioSessionModel", "AudioSessionEngine", "AudioSessionRuntime", "AudioSessionDaemon",
+                "AudioSessionModel", "AudioSessionRuntime", "AudioSessionDaemon",
                 "CYAML", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

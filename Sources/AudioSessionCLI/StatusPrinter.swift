@@ -29,7 +29,13 @@ enum StatusPrinter {
             if app.isInputRunning { flags.append("input") }
             // PL7: a player of another program, with its MPRIS identity; POL4: a player's or a
             // stream's intent comes from the device policy's entry named here.
-            let player = app.player.map { "  player \"\($0)\"" } ?? (app.kind == .stream ? "  stream" : "")
+            // CL7: a call of a program that never heard of us, with its name and streams.
+            var player = app.player.map { "  player \"\($0)\"" } ?? (app.kind == .stream ? "  stream" : "")
+            if app.kind == .call {
+                player =
+                    "  call \"\(app.player ?? "?")\""
+                    + (app.streams.isEmpty ? "" : "  streams \(app.streams.joined(separator: ", "))")
+            }
             let policy = app.policy.map { "  policy \($0)" } ?? ""
             lines.append(
                 "  \(app.app)  pid \(app.pid)  \(app.category)/\(app.mode) [\(app.options)]  \(flags.joined(separator: ","))"
@@ -96,6 +102,7 @@ enum StatusPrinter {
             "interrupted": JSONValue(app.isInterrupted), "outputRunning": JSONValue(app.isOutputRunning),
             "inputRunning": JSONValue(app.isInputRunning), "outputGain": JSONValue(app.outputGain),
             "player": JSONValue(app.player), "kind": JSONValue("\(app.kind)"), "policy": JSONValue(app.policy),
+            "streams": .array(app.streams.map { JSONValue($0) }),
             "route": route(app.route),
         ])
     }

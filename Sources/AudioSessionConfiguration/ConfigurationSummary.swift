@@ -47,6 +47,16 @@ public struct ConfigurationSummary {
         }
         lines.append("    any other stream -> other-audio    default (§7)")
         lines.append("  other audio while a non-mixable app session plays: \(policy.otherAudio) (other-audio, OA5)")
+        let calls = policy.calls
+        lines.append(
+            "  calls (§18): "
+                + (calls.detect
+                    ? "a program recording and playing for \(calls.afterMs) ms, until \(calls.hangoverMs) ms after its last recording"
+                    : "not detected (detect: false)"))
+        for entry in calls.entries {
+            lines.append("    \(describe(entry.match)) -> \(entry.action)    \(entry.origin)")
+        }
+        lines.append("    any other program -> \(calls.action)    default (CL3)")
         lines.append("  players (§16):")
         for entry in policy.players {
             lines.append("    \(describe(entry.match)) -> \(entry.action)    \(entry.origin)")

@@ -1,4 +1,3 @@
-import AudioSessionEngine
 import AudioSessionModel
 import AudioSessionRuntime
 
@@ -6,7 +5,7 @@ import AudioSessionRuntime
 /// intend. Every entry is checked as an app's `setCategory` would be (O1, M1), every pattern
 /// read, and an entry that an earlier one hides completely is an error (it could never apply).
 enum PolicySection {
-    static let keys = ["players", "streams", "duck-level-by-role", "other-audio"]
+    static let keys = ["players", "streams", "duck-level-by-role", "other-audio", "calls"]
     static let streamKeys = ["match", "session", "system", "other-audio"]
     static let streamMatchKeys = ["role", "application-name", "binary"]
     static let playerKeys = ["match", "category", "mode", "options", "ignore"]
@@ -23,6 +22,7 @@ enum PolicySection {
             values["streams"], "policy.streams", noun: "stream", fields, read: stream, hidden: DevicePolicy.hiddenStream)
         policy.players = try entries(
             values["players"], "policy.players", noun: "player", fields, read: player, hidden: DevicePolicy.hiddenPlayer)
+        if let node = values["calls"] { policy.calls = try CallsSection.read(node, fields) }  // §18 CL6
         if let node = values["other-audio"] {
             // OA5: what other audio gets while a non-mixable app session plays.
             let text = try fields.string(node, "policy.other-audio")

@@ -21,7 +21,7 @@ extension Arbiter {
     /// cannot be hosted (the reason logged; the stream then stays other audio).
     /// `processID`: the stream's process, shown in status (PL7's way for players).
     public func hostSession(
-        _ preferred: AppID, intent: DevicePolicy.Intent, origin: String, processID: Int32? = nil
+        _ preferred: AppID, intent: DevicePolicy.Intent, origin: String, processID: Int32? = nil, kind: HostedKind = .stream
     ) -> AppID? {
         let hosted = state.withLock { state -> (AppID, ConnectionID)? in
             var app = preferred
@@ -35,7 +35,7 @@ extension Arbiter {
                 hello, peer: .thisProcess, sink: HostedSessionSink(arbiter: self, app: app), start: .foreground, &state)
             {
             case .success(let connection):
-                state.hosted[app] = HostedSession(connection: connection, origin: origin, processID: processID)
+                state.hosted[app] = HostedSession(connection: connection, origin: origin, processID: processID, kind: kind)
                 return (app, connection)
             case .failure(let error):
                 logger.warning("cannot host a session for a stream", metadata: ["app": "\(app)", "error": "\(error)"])
@@ -48,8 +48,15 @@ extension Arbiter {
             logger.warning("cannot set a hosted session's category", metadata: ["app": "\(app)", "error": "\(error)"])
         }
         startHostedOutput(app)
-        logger.info("hosted a session for a stream", metadata: ["app": "\(app)", "intent": "\(intent)", "policy": "\(origin)"])
+        logger.info(
+            kind == .stream ? "hosted a session for a stream" : "hosted a session for a call",
+            metadata: ["app": "\(app)", "intent": "\(intent)", "policy": "\(origin)"])
         return app
+    }
+
+    /// CL7: the streams a hosted session's program has now (as status lists them).
+    public func setHostedStreams(_ app: AppID, _ streams: [String]) {
+        state.withLock { state in state.hosted[app]?.streams = streams }
     }
 
     /// The stream ended: its session departs, as a disconnected app's would.
@@ -80,6 +87,14 @@ extension Arbiter {
     }
 }
 
+/// What a hosted session stands for.
+public enum HostedKind: Hashable, Sendable {
+    /// A stream the device policy gave an intent (POL2 `session:`).
+    case stream
+    /// A program in a call (§18 CL3), with its name (`application.name`).
+    case call(String)
+}
+
 /// A hosted session's record in the arbiter.
 struct HostedSession: Sendable {
     var connection: Arbiter.ConnectionID
@@ -87,6 +102,9 @@ struct HostedSession: Sendable {
     var origin: String
     /// The stream's process, when the server says.
     var processID: Int32?
+    var kind: HostedKind = .stream
+    /// CL7: a call's streams.
+    var streams: [String] = []
 }
 
 /// A hosted session's connection: it hears its notifications and, at an interruption's end,

@@ -65,6 +65,9 @@ extension Arbiter {
         deliver(outcome.effects, &state)
         persistIfChanged(after: step, &state)
         if let error = outcome.error { return .failed(error) }
+        // POL2, CL3: hosted sessions refused during a system session try again at its end,
+        // whoever ended it (a stream of the server, or a controller's `system` event).
+        if case .system(.systemSession(_, begin: false)) = step { restartWaitingHostedSessions(state) }
         return .done
     }
 
@@ -113,12 +116,22 @@ extension Arbiter {
             // PL7: a player's app shows the player's process, not the bridge's that connected it.
             let player = state.players[app]
             let hosted = state.hosted[app]
+            var kind = AppKind.client
+            var name = player?.identity
+            if player != nil {
+                kind = .player
+            } else if let hosted {
+                kind = .stream
+                if case .call(let program) = hosted.kind {
+                    kind = .call  // CL7: a call with its program's name, pid and streams
+                    name = program
+                }
+            }
             apps.append(
                 AppSnapshot(
                     app: app, pid: player?.processID ?? hosted?.processID ?? connection.peer.pid, uid: connection.peer.uid,
-                    status: status,
-                    player: player?.identity, kind: player != nil ? .player : hosted != nil ? .stream : .client,
-                    policy: state.playerOrigins[app] ?? hosted?.origin))
+                    status: status, player: name, kind: kind, policy: state.playerOrigins[app] ?? hosted?.origin,
+                    streams: hosted?.streams ?? []))
         }
         apps.sort { $0.app < $1.app }
         var device = state.engine.deviceStatus

@@ -362,7 +362,6 @@ extension Arbiter {
             switch event {
             case .otherAudioStarted(let audio): state.otherAudioRoles[audio.id] = audio.role
             case .otherAudioStopped(let id): state.otherAudioRoles[id] = nil
-            case .systemSession(_, begin: false): restartWaitingHostedSessions(state)
             default: break
             }
             return nil

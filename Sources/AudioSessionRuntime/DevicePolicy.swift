@@ -24,9 +24,9 @@ public struct DevicePolicy: Hashable, Sendable {
         /// PL1's default: playback, default mode, no options (non-mixable, like a music app).
         public static let player = Intent(unchecked: .playback)
 
-        init(unchecked category: Category) {
+        init(unchecked category: Category, mode: Mode = .default) {
             self.category = category
-            mode = .default
+            self.mode = mode
             options = []
         }
 
@@ -149,21 +149,28 @@ public struct DevicePolicy: Hashable, Sendable {
     public var duckLevelByRole: [String: Double]
     /// OA5: what other audio gets while a non-mixable app session plays.
     public var otherAudio: OtherAudioTreatment
+    /// §18 CL6: calls of programs that never heard of us.
+    public var calls: CallPolicy
 
     public init(
         streams: [StreamEntry] = [], players: [PlayerEntry] = [], duckLevelByRole: [String: Double] = [:],
-        otherAudio: OtherAudioTreatment = .mute
+        otherAudio: OtherAudioTreatment = .mute, calls: CallPolicy = CallPolicy()
     ) {
         self.streams = streams
         self.players = players
         self.duckLevelByRole = duckLevelByRole
         self.otherAudio = otherAudio
+        self.calls = calls
     }
 
-    /// I4, POL2: a stream of role phone is a call unless an entry says otherwise.
+    /// I4, POL2, CL2: a stream of role phone or communication (PipeWire's and WebRTC's word for
+    /// a call) is a call unless an entry says otherwise.
     public static let builtInStreams: [StreamEntry] = [
         StreamEntry(
-            match: StreamMatch(role: try! Glob("phone")), action: .system(.call), origin: "built-in: role phone is a call (I4)")
+            match: StreamMatch(role: try! Glob("phone")), action: .system(.call), origin: "built-in: role phone is a call (I4)"),
+        StreamEntry(
+            match: StreamMatch(role: try! Glob("communication")), action: .system(.call),
+            origin: "built-in: role communication is a call (CL2)"),
     ]
 
     /// The entries streams are matched against, in order — the file's, then the built-in ones —
@@ -207,7 +214,9 @@ public struct DevicePolicy: Hashable, Sendable {
         return nil
     }
 
-    public static func hiddenStream(_ entries: [StreamEntry]) -> (Int, Int)? { hidden(entries) { $0.isHidden(by: $1) } }
+    public static func hiddenStream<A>(_ entries: [Entry<StreamMatch, A>]) -> (Int, Int)? {
+        hidden(entries) { $0.isHidden(by: $1) }
+    }
     public static func hiddenPlayer(_ entries: [PlayerEntry]) -> (Int, Int)? { hidden(entries) { $0.isHidden(by: $1) } }
 }
 

@@ -2,7 +2,7 @@ import AudioSessionModel
 
 /// The protocol version this build speaks; the handshake refuses any other (docs/protocol.md).
 public enum ProtocolVersion {
-    public static let current: UInt16 = 6
+    public static let current: UInt16 = 7
 }
 
 /// Who a connection is. Declared once, in the hello; the daemon checks it against the
@@ -165,12 +165,15 @@ public enum AppKind: UInt8, Hashable, Sendable, CaseIterable, CustomStringConver
     case player
     /// A sound-server stream whose session the daemon hosts (POL2 `session:`).
     case stream
+    /// A program in a call whose session the daemon hosts (§18 CL3).
+    case call
 
     public var description: String {
         switch self {
         case .client: "client"
         case .player: "player"
         case .stream: "stream"
+        case .call: "call"
         }
     }
 }
@@ -191,18 +194,22 @@ public struct AppSnapshot: Hashable, Sendable {
     /// D4.
     public var outputGain: Double
     public var route: Route
-    /// PL7: the MPRIS identity of the player the app is (nil for a client of its own).
+    /// PL7: the MPRIS identity of the player the app is; CL7: the program's name for a call
+    /// (nil for a client of its own).
     public var player: String?
     /// POL4: a client, a player or a stream.
     public var kind: AppKind
     /// POL4: the device policy's entry that gave a player or stream its intent (`policy.players[1]
     /// (FILE:LINE)`, `default: playback (PL1)`); nil for a client, which declares its own.
     public var policy: String?
+    /// CL7: a call's streams as the sound server numbers them (`playback 12`, `capture 7`).
+    public var streams: [String]
 
     public init(
         app: AppID, pid: Int32, uid: UInt32, status: SessionStatus, player: String? = nil, kind: AppKind = .client,
-        policy: String? = nil
+        policy: String? = nil, streams: [String] = []
     ) {
+        self.streams = streams
         self.player = player
         self.kind = kind
         self.policy = policy
@@ -223,8 +230,9 @@ public struct AppSnapshot: Hashable, Sendable {
     public init(
         app: AppID, pid: Int32, uid: UInt32, category: Category, mode: Mode, options: CategoryOptions,
         isActive: Bool, isInterrupted: Bool, isOutputRunning: Bool, isInputRunning: Bool, outputGain: Double,
-        route: Route, player: String? = nil, kind: AppKind = .client, policy: String? = nil
+        route: Route, player: String? = nil, kind: AppKind = .client, policy: String? = nil, streams: [String] = []
     ) {
+        self.streams = streams
         self.player = player
         self.kind = kind
         self.policy = policy

@@ -19,6 +19,9 @@ extension WireWriter {
         write(a.player) { $0.write($1) }
         write(a.kind.rawValue)
         write(a.policy) { $0.write($1) }
+        let streams = a.streams.prefix(64)  // CL7: a program has a few; the reader takes 64 at most
+        write(UInt16(streams.count))
+        for stream in streams { write(stream) }
     }
 }
 
@@ -39,8 +42,18 @@ extension WireReader {
             route: try readRoute(),
             player: try readOptional("player") { r throws(WireError) in try r.readString("player identity") },
             kind: try readAppKind(),
-            policy: try readOptional("policy entry") { r throws(WireError) in try r.readString("policy entry") }
+            policy: try readOptional("policy entry") { r throws(WireError) in try r.readString("policy entry") },
+            streams: try readStreamNames()
         )
+    }
+
+    /// CL7: a call's streams (at most 64 are sent: a program has a few).
+    mutating func readStreamNames() throws(WireError) -> [String] {
+        let count = try readUInt16("stream count")
+        guard count <= 64 else { throw WireError(.badValue, "a call's streams: \(count) is more than 64") }
+        var names: [String] = []
+        for _ in 0..<count { names.append(try readString("stream")) }
+        return names
     }
 
     mutating func readAppKind() throws(WireError) -> AppKind {

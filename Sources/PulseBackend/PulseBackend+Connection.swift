@@ -174,6 +174,7 @@ extension PulseBackend {
     /// The lost server's ports, streams and calls leave the device (the engine is in MS3's lost
     /// state: apps are told nothing of it); the backend forgets everything it knew of the server.
     private func forgetServerDevices() {
+        calls.serverLost()  // §18: every call ends now; its session departs, what it interrupted resumes
         let (plugged, streams) = state.withLock { ($0.plugged.keys.sorted(), $0.streams.keys.sorted()) }
         for uid in plugged { unplug(uid, because: "the server went away") }
         for index in streams { streamRemoved(index) }  // other audio stopped; the last call's stream ends the call
@@ -232,6 +233,8 @@ extension PulseBackend.State {
         volumeSink = nil
         volumes = [true: [:], false: [:]]
         balances = [true: [:], false: [:]]
+        monitors = []
+        programs = [:]
     }
 }
 

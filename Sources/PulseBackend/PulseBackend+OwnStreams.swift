@@ -25,6 +25,9 @@ extension PulseBackend {
         var written: [UInt32] = []
         var appliedVolume: UInt32?
         var appliedMute: Bool?
+        /// RT10: moved to its session's route. A call's streams are not (CL4: where its program,
+        /// or the user, put them).
+        var followsRoute = true
     }
 
     struct StreamKey: Hashable {
@@ -43,10 +46,16 @@ extension PulseBackend {
         }
     }
 
-    func ownStreamPresent(_ stream: PulseStream, app: String) {
+    func ownStreamPresent(_ stream: PulseStream, app: String, followsRoute: Bool = true) {
         let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
         state.withLock { state in
             if var known = state.ownStreams[key] {
+                if known.app.rawValue != app {
+                    // It changed hands (a player's stream is a call's now, or back): what we
+                    // applied stays known, so the new keeper's session decides what changes.
+                    known.app = AppID(app)
+                    known.followsRoute = followsRoute
+                }
                 known.device = stream.device
                 if stream.channels > 0 { known.channels = stream.channels }
                 if let volume = stream.volume {
@@ -60,7 +69,7 @@ extension PulseBackend {
             } else {
                 state.ownStreams[key] = OwnStream(
                     app: AppID(app), isRecord: stream.isRecord, device: stream.device, channels: stream.channels,
-                    ownVolume: (stream.volume ?? 0) > 0 ? stream.volume : nil)
+                    ownVolume: (stream.volume ?? 0) > 0 ? stream.volume : nil, followsRoute: followsRoute)
                 logger.debug(
                     "own stream", metadata: ["stream": "\(stream.index)", "app": "\(app)", "record": "\(stream.isRecord)"])
             }
@@ -79,8 +88,9 @@ extension PulseBackend {
         guard !streams.isEmpty else { return }
         for (key, stream) in streams {
             guard let status = arbiter.status(of: stream.app) else { continue }  // the app is gone: left alone
-            if let target = deviceName(
-                for: stream.isRecord ? status.currentRoute.inputs.first : status.currentRoute.outputs.first),
+            if stream.followsRoute,
+                let target = deviceName(
+                    for: stream.isRecord ? status.currentRoute.inputs.first : status.currentRoute.outputs.first),
                 state.withLock({ $0.names[!stream.isRecord]?[stream.device] }) != target
             {
                 server.withLock { $0 }?.move(stream: key.index, isRecord: key.isRecord, to: target)  // RT10
@@ -90,7 +100,14 @@ extension PulseBackend {
             let mute = !status.isOutputRunning || status.outputGain == 0  // I1, A5, IO3; D2, D3, D5, C11
             if mute != stream.appliedMute {
                 update(own: key) { $0.appliedMute = mute }
-                server.withLock { $0 }?.setMute(stream: key.index, mute)
+                // CL7: every mute and unmute logged with its cause (only a change of ours; the
+                // first unmuted state of a new stream is no change).
+                if mute || stream.appliedMute == true {
+                    setMute(
+                        key.index, mute, because: mute ? Self.muteReason(status, app: stream.app) : "\(stream.app) plays again")
+                } else {
+                    server.withLock { $0 }?.setMute(stream: key.index, false)
+                }
             }
             if let own = stream.ownVolume {
                 let volume = pa_sw_volume_multiply(own, pa_sw_volume_from_linear(status.outputGain))  // D4
@@ -103,6 +120,19 @@ extension PulseBackend {
                 }
             }
         }
+    }
+
+    /// CL7: why an own stream is muted, with the rule.
+    static func muteReason(_ status: SessionStatus, app: AppID) -> String {
+        if status.isInterrupted { return "\(app) is interrupted (I1, PL3)" }
+        if !status.isOutputRunning { return "\(app)'s output is not running (A3, A5, IO3)" }
+        return "\(app) is silenced (C11, D2, D3, D5)"
+    }
+
+    /// Mutes or unmutes a stream on the server, logged at info with the reason (CL7).
+    func setMute(_ index: UInt32, _ mute: Bool, because reason: String) {
+        server.withLock { $0 }?.setMute(stream: index, mute)
+        logger.info(mute ? "muted a stream" : "unmuted a stream", metadata: ["stream": "\(index)", "reason": "\(reason)"])
     }
 
     /// The server device standing for a session port: an accessory's UID is its name; the

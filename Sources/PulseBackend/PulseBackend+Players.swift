@@ -37,22 +37,31 @@ extension PulseBackend {
         return fields.count > 1 ? Int32(fields[1]) : nil
     }
 
-    /// A stream the server reported: the library's own (it carries its app id), a player's, or
+    /// A stream the server reported: followed for calls (CL1), then given to its owner as
+    /// `owner(of:)` answers — a client's, a call's, a player's or a hosted session's own stream, or
     /// other audio. A stream that changed hands since it was last seen leaves its old keeper.
     func streamReported(_ stream: PulseStream) {
+        followForCalls(stream)
         let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
-        if let app = stream.app ?? playerApp(of: stream) ?? hostedApp(of: stream) {
+        let owner = owner(of: stream)
+        if let app = owner.app {
             if !stream.isRecord, state.withLock({ $0.streams[stream.index] }) != nil {
-                streamRemoved(stream.index)  // was other audio: a player's own now
+                streamRemoved(stream.index)  // was other audio: an app's own now
             }
-            ownStreamPresent(stream, app: app)
+            // CL4: a call's streams stay where its program put them (never moved by us).
+            ownStreamPresent(stream, app: app, followsRoute: { if case .call = owner { false } else { true } }())
             return
         }
         if let own = state.withLock({ $0.ownStreams[key] }) {
-            // A player's stream whose app departed (PL6, the bridge gone): other audio again,
-            // unmuted first if the session had muted it.
+            // A player's stream whose app departed (PL6, the bridge gone), or a call's that ended:
+            // other audio again, unmuted first if the session had muted it.
             _ = ownStreamRemoved(stream.index, isRecord: stream.isRecord)
-            if own.appliedMute == true { server.withLock { $0 }?.setMute(stream: stream.index, false) }
+            if own.appliedMute == true { setMute(stream.index, false, because: "its session is gone") }
+        }
+        if owner == .systemCall {
+            // CL6 `system: call`: the program's own streams are left as they are, never muted.
+            if !stream.isRecord, state.withLock({ $0.streams[stream.index] }) != nil { streamRemoved(stream.index) }
+            return
         }
         if !stream.isRecord { streamPresent(stream) }  // other audio; foreign recordings take no part
     }

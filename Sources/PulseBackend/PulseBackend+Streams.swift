@@ -173,8 +173,11 @@ extension PulseBackend {
         let mute = stream.muted
         guard mute != stream.mutedByUs else { return }
         update(index) { $0.mutedByUs = mute }
-        server.withLock { $0 }?.setMute(stream: index, mute)
-        logger.debug(mute ? "muted other audio" : "unmuted other audio", metadata: ["stream": "\(index)"])
+        setMute(
+            index, mute,
+            because: mute
+                ? "other audio while a call, a system session or a non-mixable session plays (OA4, OA5, I4)"
+                : "other audio may play again (OA4)")
     }
 
     @discardableResult

@@ -32,6 +32,10 @@ public final class PulseBackend: AudioBackend {
         var ownStreams: [StreamKey: OwnStream] = [:]
         /// POL2: the streams whose sessions the runtime hosts, by sink-input index.
         var hostedStreams: [UInt32: AppID] = [:]
+        /// CL1: the sources that are monitors (a capture of one is never a recording), by index.
+        var monitors: Set<UInt32> = []
+        /// CL2: each foreign stream's program, read once (`program(of:)`).
+        var programs: [StreamKey: Int32] = [:]
         /// The own volume of each media role some of whose streams are ducked.
         var roleVolumes: [String: UInt32] = [:]
         /// HW7: the default sink.
@@ -57,10 +61,12 @@ public final class PulseBackend: AudioBackend {
     let server = Mutex<PulseServer?>(nil)
     let queue = DispatchQueue(label: "audiosessiond.pulse")
     /// The server's events reach the backend through this until `close()`.
-    let relay = Relay()
+    let relay: Relay
     /// Whether a reconciliation of the own streams and the device's volumes waits on the queue
     /// (at most one: it reads the arbiter as it is when it runs).
     let reconciliationPending = Atomic<Bool>(false)
+    /// §18: who is in a call, decided by the runtime from the streams reported here.
+    let calls: CallWatch
 
     final class Relay: Sendable {
         let target = Mutex<PulseBackend?>(nil)
@@ -75,6 +81,9 @@ public final class PulseBackend: AudioBackend {
         self.arbiter = arbiter
         self.logger = logger
         self.address = address
+        let relay = Relay()
+        self.relay = relay
+        calls = CallWatch(arbiter: arbiter, logger: logger) { relay.target.withLock { $0 }?.playersChanged() }
         relay.target.withLock { $0 = self }
         arbiter.attach(self)
         queue.sync { connect() }
@@ -125,6 +134,7 @@ public final class PulseBackend: AudioBackend {
         case .present(let device):
             state.withLock { state in
                 state.names[device.isSink, default: [:]][device.index] = device.name
+                if !device.isSink, device.isMonitor { state.monitors.insert(device.index) }
                 if let volume = device.volume { state.volumes[device.isSink, default: [:]][device.name] = volume }
                 if !device.channelVolumes.isEmpty {
                     state.balances[device.isSink, default: [:]][device.name] = device.channelVolumes
@@ -135,7 +145,8 @@ public final class PulseBackend: AudioBackend {
         case .removed(let index, let isSink):
             guard
                 let name = state.withLock({ state in
-                    state.names[isSink]?.removeValue(forKey: index).map { name in
+                    if !isSink { state.monitors.remove(index) }
+                    return state.names[isSink]?.removeValue(forKey: index).map { name in
                         state.volumes[isSink]?[name] = nil
                         state.balances[isSink]?[name] = nil
                         return name
@@ -146,6 +157,8 @@ public final class PulseBackend: AudioBackend {
         case .streamPresent(let stream):
             streamReported(stream)  // own, a player's, or other audio (PulseBackend+Players.swift)
         case .streamRemoved(let index, let isRecord):
+            state.withLock { _ = $0.programs.removeValue(forKey: StreamKey(index: index, isRecord: isRecord)) }
+            calls.removed(CallDetector.StreamID(index: index, isCapture: isRecord))
             if ownStreamRemoved(index, isRecord: isRecord) {
                 if !isRecord { hostedStreamRemoved(index) }
             } else if !isRecord {

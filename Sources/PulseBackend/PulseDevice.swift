@@ -55,6 +55,11 @@ extension PulseDevice {
         static let headset: UInt32 = 6, hdmi: UInt32 = 10, usb: UInt32 = 14, bluetooth: UInt32 = 15
     }
 
+    /// CL1: a monitor source (what a sink plays, as a screen recorder or a level meter records it).
+    public var isMonitor: Bool {
+        properties["device.class"] == "monitor" || (!isSink && name.hasSuffix(".monitor"))
+    }
+
     /// The session port a device becomes (issue 6): bluetooth A2DP and hands-free profiles →
     /// BluetoothA2DPOutput / BluetoothHFP, usb → USBAudio, hdmi → HDMIOutput, headphone and
     /// headset form factors or jack ports → Headphones / MicrophoneWired, the internal speaker

@@ -1,4 +1,3 @@
-import AudioSessionEngine
 import AudioSessionModel
 import AudioSessionRuntime
 import Foundation
@@ -146,6 +145,22 @@ struct PolicyTests {
             ("policy:\n  duck-level-by-role: {music: 2}\n", "car.yaml:2", "within 0.0…1.0"),
             ("policy:\n  polices: []\n", "car.yaml:2", "unknown key 'polices'"),
             ("policy:\n  other-audio: pause\n", "car.yaml:2", "OA5"),
+            ("policy:\n  calls:\n    after: 300\n", "car.yaml:3", "unknown key 'after'"),
+            ("policy:\n  calls:\n    after-ms: -5\n", "car.yaml:3", "after-ms (CL2) must be within"),
+            ("policy:\n  calls:\n    hangover-ms: 86400000\n", "car.yaml:3", "hangover-ms (CL5) must be within"),
+            ("policy:\n  calls:\n    hangover-ms: soon\n", "car.yaml:3", "whole number of milliseconds"),
+            ("policy:\n  calls:\n    intent: {category: playback}\n", "car.yaml:3", "must be playAndRecord"),
+            ("policy:\n  calls:\n    intent: {mode: moviePlayback}\n", "car.yaml:3", "M1"),
+            ("policy:\n  calls:\n    system: alarm\n", "car.yaml:3", "system must be call"),
+            ("policy:\n  calls:\n    detect: maybe\n", "car.yaml:3", "true or false"),
+            (
+                "policy:\n  calls:\n    programs:\n      - match: {binary: ardour}\n", "car.yaml:4",
+                "one of intent:, system: call or ignore: true"
+            ),
+            (
+                "policy:\n  calls:\n    programs:\n      - match: {binary: \"ardour*\"}\n        ignore: true\n      - match: {binary: ardour8}\n        ignore: true\n",
+                "car.yaml:6", "policy.calls.programs[2] never applies"
+            ),
         ])
     func badInput(_ text: String, _ place: String, _ problem: String) {
         do {
@@ -167,6 +182,36 @@ struct PolicyTests {
                     $0.contains("non-mixable app session plays: \(treatment) (other-audio, OA5)")
                 })
         }
+    }
+
+    @Test("CL6: policy.calls — detection, its times, the intent of a call, and entries by program")
+    func calls() throws {
+        let defaults = try Self.parse("policy:\n  streams: []\n").calls
+        #expect(defaults.detect && defaults.afterMs == 500 && defaults.hangoverMs == 2000)
+        #expect(defaults.action == .session(CallPolicy.voiceChat))
+        let policy = try Self.parse(
+            """
+            policy:
+              calls:
+                after-ms: 300
+                hangover-ms: 5000
+                intent: {mode: videoChat}
+                programs:
+                  - match: {binary: "ardour*"}
+                    ignore: true
+                  - match: {application-name: "Linphone"}
+                    system: call
+            """
+        ).calls
+        #expect(policy.afterMs == 300 && policy.hangoverMs == 5000)
+        #expect(policy.action == .session(try DevicePolicy.Intent(category: .playAndRecord, mode: .videoChat)))
+        #expect(policy.action(for: StreamFacts(applicationName: "Ardour", binary: "ardour8")).action == .ignore)
+        let linphone = policy.action(for: StreamFacts(applicationName: "Linphone", binary: "linphone"))
+        #expect(
+            linphone.action == .systemCall && linphone.origin.hasPrefix("policy.calls.programs[2] (car.yaml:"),
+            "\(linphone.origin)")
+        #expect(policy.action(for: StreamFacts(applicationName: "Chromium", binary: "chromium")).origin == "policy.calls (CL3)")
+        #expect(try Self.parse("policy:\n  calls:\n    detect: false\n").calls.detect == false)
     }
 
     @Test("POL5: trust.system-session-roles, system mode only; phone by default")

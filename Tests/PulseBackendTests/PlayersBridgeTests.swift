@@ -129,7 +129,7 @@ struct PlayersBridgeTests {
             ]
         }
 
-        private func spawn(_ arguments: [String], log: String) throws -> pid_t {
+        func spawn(_ arguments: [String], log: String) throws -> pid_t {
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
@@ -153,6 +153,18 @@ struct PlayersBridgeTests {
 
         /// The volume (%) of the server's stream of a process.
         func streamVolume(of pid: pid_t) -> Int? {
+            let line = streamBlock(of: pid)?.split(separator: "\n").first { $0.contains("Volume:") && $0.contains("%") }
+            return line.flatMap { $0.split(separator: "/").dropFirst().first }
+                .flatMap { Int($0.trimmingCharacters(in: .whitespaces).dropLast()) }
+        }
+
+        /// Whether the server's stream of a process is muted (nil: it has none).
+        func streamMuted(of pid: pid_t) -> Bool? {
+            streamBlock(of: pid).map { $0.contains("Mute: yes") }
+        }
+
+        /// `pactl list sink-inputs`'s block for the stream of a process.
+        func streamBlock(of pid: pid_t) -> String? {
             guard let text = try? server.pactl(["list", "sink-inputs"]), let clients = try? server.pactl(["list", "clients"])
             else {
                 return nil
@@ -160,13 +172,9 @@ struct PlayersBridgeTests {
             // The stream names its process, or only its client does (PipeWire's own protocol).
             let process = "application.process.id = \"\(pid)\""
             let client = clients.components(separatedBy: "Client #").first { $0.contains(process) }?.split(separator: "\n").first
-            for block in text.components(separatedBy: "Sink Input #")
-            where block.contains(process) || client.map({ block.contains("Client: \($0)\n") }) == true {
-                let line = block.split(separator: "\n").first { $0.contains("Volume:") && $0.contains("%") }
-                return line.flatMap { $0.split(separator: "/").dropFirst().first }
-                    .flatMap { Int($0.trimmingCharacters(in: .whitespaces).dropLast()) }
+            return text.components(separatedBy: "Sink Input #").first { block in
+                block.contains(process) || client.map({ block.contains("Client: \($0)\n") }) == true
             }
-            return nil
         }
 
         func stop() {

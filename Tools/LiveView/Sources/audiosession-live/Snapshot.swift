@@ -32,6 +32,7 @@ enum Snapshot {
                     "options": "\(app.options)", "active": app.isActive, "interrupted": app.isInterrupted,
                     "output": app.isOutputRunning, "input": app.isInputRunning, "gain": app.outputGain, "route": route(app.route),
                     "player": app.player ?? NSNull(), "kind": "\(app.kind)", "policy": app.policy ?? NSNull(),
+                    "streams": app.streams,
                 ]
             },
             "omittedApps": snapshot.omittedApps,

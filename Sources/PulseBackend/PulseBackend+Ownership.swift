@@ -1,0 +1,94 @@
+import AudioSessionModel
+import AudioSessionRuntime
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whose a sound-server stream is — the one place that answers, in CL4's order:
+/// 1. a **client**'s (it carries its app id, `audiosession.app`): governed by its session;
+/// 2. a **call**'s (§18: its program records and plays, CL2): the hosted call's own, never muted
+///    as other audio or as a player's (CL4), or left alone during a system call it holds;
+/// 3. a **player**'s (§16 PL1: its process, or an ancestor, is a player's);
+/// 4. a **hosted stream**'s (§17 POL2 `session:`, decided when it appeared);
+/// 5. otherwise **other audio** (OA4) — or, for a capture stream, nobody's (recordings of
+///    programs that never heard of us are not governed; CL1 only follows them).
+extension PulseBackend {
+    enum StreamOwner: Equatable {
+        case client(String)
+        case call(String)
+        case systemCall
+        case player(String)
+        case hosted(String)
+        case otherAudio
+        case nobody
+
+        /// The app whose session governs the stream as its own, if any.
+        var app: String? {
+            switch self {
+            case .client(let app), .call(let app), .player(let app), .hosted(let app): app
+            case .systemCall, .otherAudio, .nobody: nil
+            }
+        }
+    }
+
+    func owner(of stream: PulseStream) -> StreamOwner {
+        if let app = stream.app { return .client(app) }
+        if let program = program(of: stream) {
+            switch calls.owner(of: program) {
+            case .session(let app): return .call(app.rawValue)
+            case .systemCall: return .systemCall
+            case nil: break
+            }
+        }
+        if let app = playerApp(of: stream) { return .player(app) }
+        if let app = hostedApp(of: stream) { return .hosted(app) }
+        return stream.isRecord ? .nobody : .otherAudio
+    }
+
+    /// CL2: the program a stream is of — its process (as PL1 takes a player's: its
+    /// `application.process.id`, or its client's), taken up to the highest ancestor running the
+    /// same executable, so a browser's audio process is its browser. Nil when the server does not say.
+    func program(of stream: PulseStream) -> Int32? {
+        let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
+        if let known = state.withLock({ $0.programs[key] }) { return known }  // read once per stream
+        let program = Self.program(ofProcess: stream.properties["application.process.id"])
+        if let program { state.withLock { $0.programs[key] = program } }
+        return program
+    }
+
+    /// The program of a process: the highest ancestor running the same executable.
+    static func program(ofProcess text: String?) -> Int32? {
+        guard var pid = text.flatMap({ Int32($0) }), pid > 1 else { return nil }
+        guard let name = command(of: pid) else { return pid }
+        for _ in 0..<16 {
+            guard let parent = parent(of: pid), parent > 1, command(of: parent) == name else { break }
+            pid = parent
+        }
+        return pid
+    }
+
+    /// A process's command name (`/proc/PID/comm`), nil when it is gone.
+    static func command(of pid: Int32) -> String? {
+        guard let file = fopen("/proc/\(pid)/comm", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = fread(&buffer, 1, buffer.count, file)
+        return String(decoding: buffer.prefix(count), as: UTF8.self).trimmingSuffix("\n")
+    }
+
+    /// CL1: what the call watch is told of a stream of a program that never heard of us.
+    func followForCalls(_ stream: PulseStream) {
+        guard stream.isForeign, let program = program(of: stream) else { return }
+        let facts = CallDetector.Facts(
+            name: stream.properties["application.name"] ?? stream.properties["application.process.binary"] ?? "pid \(program)",
+            binary: stream.properties["application.process.binary"])
+        let isMonitor = stream.isRecord && state.withLock { $0.monitors.contains(stream.device) }
+        calls.present(
+            CallDetector.StreamID(index: stream.index, isCapture: stream.isRecord), of: program, facts, isMonitor: isMonitor)
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}

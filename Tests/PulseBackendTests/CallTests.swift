@@ -1,0 +1,148 @@
+import AudioSession
+import AudioSessionWire
+import Foundation
+import Testing
+
+/// §18 end to end (issue 37): a program of ours that never heard of us records from a source and
+/// plays, in one process (Tests/C/fake-call.c), on a real server with the daemon, the players
+/// bridge and a real mpv — the call the microphone reveals.
+@Suite("Calls of programs that never heard of us (§18), on real servers", .serialized)
+struct CallTests {
+    /// Tests/C/fake-call.c, compiled with the system's C compiler and libpulse-simple.
+    static func fakeCall() throws -> String {
+        let output = FlappingServerTests.executable("fake-call")
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("C/fake-call.c").path
+        let flags = try PulseFixture.run("/usr/bin/pkg-config", ["--cflags", "--libs", "libpulse-simple"], environment: [:])
+        _ = try PulseFixture.run(
+            "/usr/bin/cc",
+            ["-Wall", "-Wextra", "-Werror", "-o", output, source] + flags.split(separator: " ").map(String.init) + ["-lm"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        chmod(output, 0o755)
+        return output
+    }
+
+    /// The call's app, as status lists it.
+    static func call(_ desktop: PlayersBridgeTests.Desktop) -> AppSnapshot? {
+        (try? desktop.snapshot().apps)?.first { $0.kind == .call }
+    }
+
+    @Test(
+        "CL2-CL5, CL7: a program recording and playing pauses mpv, is never muted, is listed as a call, and mpv plays again after its hangover",
+        arguments: ServerKind.allCases)
+    func callPausesAndResumes(_ kind: ServerKind) throws {
+        // A desktop's policy (OA5 mix): the program's stream, other audio again after the call,
+        // plays on beside the music.
+        let desktop = try PlayersBridgeTests.Desktop(kind, config: "policy:\n  other-audio: mix\n")
+        defer { desktop.stop() }
+        let mpv = try desktop.mpv()
+        #expect(eventually { desktop.hasApp { $0.player != nil && $0.isActive } }, "\(desktop.bridgeLog)")
+        let started = Date()
+        let caller = try desktop.spawn(
+            [try Self.fakeCall(), "--source", "mic", "--name", "Meeting", "record", "3000", "quiet", "3500"], log: "call.log")
+        defer { PulseFixture.end(caller) }
+        #expect(eventually(within: 5) { desktop.status(mpv.name) == "Paused" }, "CL3, PL3: mpv paused. \(desktop.bridgeLog)")
+        let paused = Date().timeIntervalSince(started)
+        #expect(paused < 2.5, "paused \(paused) s after the program started (after-ms 500)")
+        let call = Self.call(desktop)
+        #expect(call?.app.rawValue == "call.fake-call", "CL3: call.BINARY: \(String(describing: call))")
+        #expect(call?.player == "Meeting" && call?.pid == caller, "CL7: its program and pid: \(String(describing: call))")
+        #expect(call.map { $0.category == .playAndRecord && $0.mode == .voiceChat && $0.isOutputRunning } == true)
+        #expect(
+            call?.streams.contains { $0.hasPrefix("playback") } == true
+                && call?.streams.contains { $0.hasPrefix("capture") } == true,
+            "CL7: its streams: \(String(describing: call?.streams))")
+        // CL4: its playback is never muted while the call lasts.
+        var mutedSeen = false
+        for _ in 0..<15 {
+            if desktop.streamMuted(of: caller) == true { mutedSeen = true }
+            usleep(100_000)
+        }
+        #expect(!mutedSeen, "CL4: the call's playback was muted")
+        // CL5: it stops recording; mpv plays again within the hangover (2 s) and a second.
+        #expect(eventually(within: 4) { desktop.log("call.log").contains("capture closed") })
+        let closed = Date()
+        #expect(eventually(within: 4) { desktop.status(mpv.name) == "Playing" }, "PL4: mpv plays again. \(desktop.bridgeLog)")
+        let resumed = Date().timeIntervalSince(closed)
+        #expect(resumed < 3.2 && resumed > 1.5, "played again \(resumed) s after the last recording (hangover 2 s)")
+        #expect(eventually { Self.call(desktop) == nil }, "the call's session departed")
+        #expect(
+            (try? desktop.snapshot().device.otherAudio.contains { $0.audio.name == "Meeting" && !$0.isMuted }) == true,
+            "its stream is other audio again, and mixes with the music (OA5)")
+        #expect(desktop.streamMuted(of: caller) == false, "not muted on the server")
+        let log = desktop.daemonLog
+        #expect(log.contains("call began (CL2)") && log.contains("call ended (CL5)"), "CL7: logged at info")
+    }
+
+    @Test(
+        "CL5: a capture closed and reopened within the hangover keeps the call (one Pause, one Play); CL2: flapping that never records for after-ms is no call"
+    )
+    func reopenKeepsTheCall() throws {
+        let desktop = try PlayersBridgeTests.Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        _ = try desktop.fake("music")
+        #expect(eventually { desktop.hasApp { $0.app == "mpris.music" && $0.isActive } }, "\(desktop.bridgeLog)")
+        let caller = try desktop.spawn(
+            [try Self.fakeCall(), "--source", "mic", "record", "1500", "quiet", "800", "record", "1500", "quiet", "3000"],
+            log: "call.log")
+        defer { PulseFixture.end(caller) }
+        #expect(eventually(within: 10) { desktop.log("call.log").contains("done") }, "\(desktop.log("call.log"))")
+        #expect(eventually { desktop.fakeLog("music").split(separator: "\n").last?.hasPrefix("status Playing") == true })
+        let changes = desktop.fakeLog("music").split(separator: "\n").filter { $0.hasPrefix("status ") }
+        #expect(changes.count == 2, "one Pause and one Play: \(changes)")
+
+        // Capture on and off every 100 ms for 3 s: never recording 500 ms at once.
+        var flapping = ["--source", "mic"]
+        for _ in 0..<15 { flapping += ["record", "100", "quiet", "100"] }
+        let flapper = try desktop.spawn([try Self.fakeCall()] + flapping, log: "flap.log")
+        defer { PulseFixture.end(flapper) }
+        #expect(eventually(within: 10) { desktop.log("flap.log").contains("done") }, "\(desktop.log("flap.log"))")
+        usleep(300_000)
+        let after = desktop.fakeLog("music").split(separator: "\n").filter { $0.hasPrefix("status ") }
+        #expect(after.count == 2, "flapping paused nobody: \(after)\n\(desktop.daemonLog)")
+    }
+
+    @Test("CL1, CL5: a program that only records, or that records a monitor while it plays, changes nothing")
+    func recordingAloneIsNoCall() throws {
+        let desktop = try PlayersBridgeTests.Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        _ = try desktop.fake("music")
+        #expect(eventually { desktop.hasApp { $0.app == "mpris.music" && $0.isActive } }, "\(desktop.bridgeLog)")
+        let recorder = try desktop.spawn(
+            [try Self.fakeCall(), "--no-playback", "--source", "mic", "record", "1500"], log: "recorder.log")
+        defer { PulseFixture.end(recorder) }
+        let screen = try desktop.spawn(
+            [try Self.fakeCall(), "--source", "speaker.monitor", "record", "1500"], log: "screen.log")
+        defer { PulseFixture.end(screen) }
+        #expect(
+            eventually(within: 6) { desktop.log("recorder.log").contains("done") && desktop.log("screen.log").contains("done") })
+        #expect(!desktop.fakeLog("music").contains("status Paused"), "nobody paused: \(desktop.fakeLog("music"))")
+        #expect(!desktop.daemonLog.contains("call began"), "no call")
+    }
+
+    @Test("CL3, I4: during a system call the program's call is refused and its playback muted until the system call ends")
+    func refusedDuringASystemCall() throws {
+        let desktop = try PlayersBridgeTests.Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        try desktop.system(.systemSession(.call, begin: true))
+        let caller = try desktop.spawn(
+            [try Self.fakeCall(), "--source", "mic", "record", "4000", "quiet", "500"], log: "call.log")
+        defer { PulseFixture.end(caller) }
+        #expect(eventually(within: 4) { Self.call(desktop) != nil }, "the call is hosted")
+        #expect(Self.call(desktop)?.isOutputRunning == false, "A3: refused")
+        #expect(eventually { desktop.streamMuted(of: caller) == true }, "its playback muted while refused")
+        try desktop.system(.systemSession(.call, begin: false))
+        #expect(eventually { Self.call(desktop)?.isOutputRunning == true }, "it starts once the system call ends")
+        #expect(eventually { desktop.streamMuted(of: caller) == false }, "and its playback is heard")
+    }
+}
+
+extension PlayersBridgeTests.Desktop {
+    /// A file the desktop's programs wrote in its directory.
+    func log(_ name: String) -> String {
+        (try? String(contentsOfFile: "\(server.directory)/\(name)", encoding: .utf8)) ?? ""
+    }
+
+    /// The daemon's log.
+    var daemonLog: String { daemon.log }
+}
