@@ -85,7 +85,13 @@ public struct CallDetector: Sendable {
         if stream.isCapture && isMonitor { return actions + advance(to: now) }
         owners[stream] = program
         var activity = programs[program] ?? Activity(facts: facts)
-        if stream.isCapture { activity.capturing.insert(stream.index) } else { activity.playing.insert(stream.index) }
+        if stream.isCapture {
+            activity.capturing.insert(stream.index)
+        } else {
+            // CL3: the call is named as its playback names it (Chromium's capture says "Chromium input").
+            if !activity.inCall { activity.facts = facts }
+            activity.playing.insert(stream.index)
+        }
         programs[program] = activity
         return actions + advance(to: now)
     }

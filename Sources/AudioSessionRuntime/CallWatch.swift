@@ -33,6 +33,8 @@ public final class CallWatch: Sendable {
         var calls: [CallDetector.Program: Call] = [:]
         /// The time the pending timer fires (ns), if one is pending.
         var timerAt: UInt64?
+        /// Programs whose call is being set up (hosted) right now.
+        var beginning: Set<CallDetector.Program> = []
     }
 
     let arbiter: Arbiter
@@ -80,6 +82,12 @@ public final class CallWatch: Sendable {
 
     /// CL4: whose the streams of `program` are, if it is in a call.
     public func owner(of program: CallDetector.Program) -> Owner? { state.withLock { $0.calls[program]?.owner } }
+
+    /// CL4: whether `program` is in a call (its streams never to be muted as another's), or its
+    /// call is beginning — its streams change hands a moment later.
+    public func claims(_ program: CallDetector.Program) -> Bool {
+        state.withLock { $0.beginning.contains(program) || $0.calls[program]?.owner != nil }
+    }
 
     /// CL7: the programs in a call, with their streams (for tests and status).
     public var calls: [(program: CallDetector.Program, owner: Owner?, streams: [CallDetector.StreamID])] {
@@ -134,7 +142,10 @@ public final class CallWatch: Sendable {
     private func begin(_ program: CallDetector.Program, _ facts: CallDetector.Facts) {
         let policy = arbiter.rules.policy.calls
         let (action, origin) = policy.action(for: StreamFacts(applicationName: facts.name, binary: facts.binary))
-        let streams = state.withLock { $0.detector.streams(of: program) }
+        let streams = state.withLock { state in
+            state.beginning.insert(program)
+            return state.detector.streams(of: program)
+        }
         var owner: Owner?
         switch action {
         case .ignore:
@@ -159,7 +170,10 @@ public final class CallWatch: Sendable {
                 owner = .session(app)
             }
         }
-        state.withLock { $0.calls[program] = Call(owner: owner, facts: facts, origin: origin) }
+        state.withLock { state in
+            state.calls[program] = Call(owner: owner, facts: facts, origin: origin)
+            state.beginning.remove(program)
+        }
         logger.info(
             "call began (CL2)",
             metadata: [

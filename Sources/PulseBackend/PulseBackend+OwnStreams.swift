@@ -25,9 +25,9 @@ extension PulseBackend {
         var written: [UInt32] = []
         var appliedVolume: UInt32?
         var appliedMute: Bool?
-        /// RT10: moved to its session's route. A call's streams are not (CL4: where its program,
-        /// or the user, put them).
-        var followsRoute = true
+        /// A call's stream (§18): never moved to its session's route (CL4: where its program, or
+        /// the user, put it), and muted only while a system session refuses the call (CL3).
+        var isCall = false
     }
 
     struct StreamKey: Hashable {
@@ -46,7 +46,7 @@ extension PulseBackend {
         }
     }
 
-    func ownStreamPresent(_ stream: PulseStream, app: String, followsRoute: Bool = true) {
+    func ownStreamPresent(_ stream: PulseStream, app: String, isCall: Bool = false) {
         let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
         state.withLock { state in
             if var known = state.ownStreams[key] {
@@ -54,7 +54,7 @@ extension PulseBackend {
                     // It changed hands (a player's stream is a call's now, or back): what we
                     // applied stays known, so the new keeper's session decides what changes.
                     known.app = AppID(app)
-                    known.followsRoute = followsRoute
+                    known.isCall = isCall
                 }
                 known.device = stream.device
                 if stream.channels > 0 { known.channels = stream.channels }
@@ -69,7 +69,7 @@ extension PulseBackend {
             } else {
                 state.ownStreams[key] = OwnStream(
                     app: AppID(app), isRecord: stream.isRecord, device: stream.device, channels: stream.channels,
-                    ownVolume: (stream.volume ?? 0) > 0 ? stream.volume : nil, followsRoute: followsRoute)
+                    ownVolume: (stream.volume ?? 0) > 0 ? stream.volume : nil, isCall: isCall)
                 logger.debug(
                     "own stream", metadata: ["stream": "\(stream.index)", "app": "\(app)", "record": "\(stream.isRecord)"])
             }
@@ -86,9 +86,10 @@ extension PulseBackend {
     func reconcileOwnStreams() {
         let streams = state.withLock { $0.ownStreams }
         guard !streams.isEmpty else { return }
+        let systemSessionsActive = !arbiter.deviceStatus.systemSessions.isEmpty
         for (key, stream) in streams {
             guard let status = arbiter.status(of: stream.app) else { continue }  // the app is gone: left alone
-            if stream.followsRoute,
+            if !stream.isCall,
                 let target = deviceName(
                     for: stream.isRecord ? status.currentRoute.inputs.first : status.currentRoute.outputs.first),
                 state.withLock({ $0.names[!stream.isRecord]?[stream.device] }) != target
@@ -97,7 +98,14 @@ extension PulseBackend {
                 logger.debug("moved own stream", metadata: ["stream": "\(key.index)", "to": "\(target)"])
             }
             guard !stream.isRecord else { continue }
-            let mute = !status.isOutputRunning || status.outputGain == 0  // I1, A5, IO3; D2, D3, D5, C11
+            var mute = !status.isOutputRunning || status.outputGain == 0  // I1, A5, IO3; D2, D3, D5, C11
+            // CL3, CL4: a call is muted only while a system session refuses it (A3, I4) — never
+            // because an app interrupted it (the user playing music during a meeting): our software
+            // never makes a call worse than none.
+            if mute, stream.isCall, !systemSessionsActive { mute = false }
+            // CL4: a player's stream whose program is (becoming) in a call is about to be the
+            // call's: never muted meanwhile (its player is interrupted by that very call).
+            if mute, !stream.isCall, isClaimedByACall(key) { continue }
             if mute != stream.appliedMute {
                 update(own: key) { $0.appliedMute = mute }
                 // CL7: every mute and unmute logged with its cause (only a change of ours; the

@@ -77,6 +77,13 @@ extension PulseBackend {
         return String(decoding: buffer.prefix(count), as: UTF8.self).trimmingSuffix("\n")
     }
 
+    /// CL4: whether the stream's program is in a call, or one is beginning for it (its streams
+    /// change hands a moment later).
+    func isClaimedByACall(_ key: StreamKey) -> Bool {
+        guard let program = state.withLock({ $0.programs[key] }) else { return false }
+        return calls.claims(program)
+    }
+
     /// CL1: what the call watch is told of a stream of a program that never heard of us.
     func followForCalls(_ stream: PulseStream) {
         guard stream.isForeign, let program = program(of: stream) else { return }

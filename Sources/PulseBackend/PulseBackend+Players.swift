@@ -49,7 +49,7 @@ extension PulseBackend {
                 streamRemoved(stream.index)  // was other audio: an app's own now
             }
             // CL4: a call's streams stay where its program put them (never moved by us).
-            ownStreamPresent(stream, app: app, followsRoute: { if case .call = owner { false } else { true } }())
+            ownStreamPresent(stream, app: app, isCall: { if case .call = owner { true } else { false } }())
             return
         }
         if let own = state.withLock({ $0.ownStreams[key] }) {

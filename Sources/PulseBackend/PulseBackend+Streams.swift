@@ -172,6 +172,9 @@ extension PulseBackend {
         guard let stream = state.withLock({ $0.streams[index] }) else { return }
         let mute = stream.muted
         guard mute != stream.mutedByUs else { return }
+        // CL4: a stream whose program is (becoming) in a call is about to be the call's own: never
+        // muted meanwhile, not even for the moment before it changes hands.
+        if mute, isClaimedByACall(StreamKey(index: index, isRecord: false)) { return }
         update(index) { $0.mutedByUs = mute }
         setMute(
             index, mute,

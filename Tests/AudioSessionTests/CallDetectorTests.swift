@@ -75,6 +75,14 @@ struct CallDetectorTests {
         #expect(detector.advance(to: Self.ms(63_000)) == [.end(Self.browser)])
     }
 
+    @Test("CL3: the call is named as its playback names it, whichever stream came first")
+    func namedByItsPlayback() {
+        var detector = CallDetector()
+        _ = detector.present(Self.capture, of: Self.browser, .init(name: "Chromium input", binary: "chromium"), at: 0)
+        _ = detector.present(Self.playback, of: Self.browser, Self.facts, at: 0)
+        #expect(detector.advance(to: Self.ms(500)) == [.begin(Self.browser, Self.facts)])
+    }
+
     @Test("A program's streams are its own: another program's recording makes no call of this one's playback")
     func programsApart() {
         var detector = CallDetector()

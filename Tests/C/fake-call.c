@@ -8,7 +8,7 @@
  * the playback stream plays from 300 ms before the first step to the end of the last (none with
  * --no-playback). --source: the source to record (default: the server's). --name: its
  * application.name (default "Fake Call"). Prints "capture open at NS" / "capture closed at NS"
- * (CLOCK_MONOTONIC nanoseconds) and "done" at the end. */
+ * (nanoseconds since 1970, as the fake MPRIS player prints its status) and "done" at the end. */
 #include <math.h>
 #include <pulse/error.h>
 #include <pulse/simple.h>
@@ -25,6 +25,13 @@ static uint64_t now_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/* Nanoseconds since 1970, for the printed times. */
+static unsigned long long wall_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (unsigned long long)t.tv_sec * 1000000000ULL + (unsigned long long)t.tv_nsec;
 }
 
 static void sleep_ns(uint64_t ns) {
@@ -85,7 +92,7 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "fake-call: cannot record: %s\n", pa_strerror(error));
                 return 1;
             }
-            printf("capture open at %llu\n", (unsigned long long)now_ns());
+            printf("capture open at %llu\n", wall_ns());
             fflush(stdout);
         }
         while (now_ns() < until) {
@@ -108,7 +115,7 @@ int main(int argc, char **argv) {
         }
         if (in) {
             pa_simple_free(in);
-            printf("capture closed at %llu\n", (unsigned long long)now_ns());
+            printf("capture closed at %llu\n", wall_ns());
             fflush(stdout);
         }
     }

@@ -1,7 +1,10 @@
 import AudioSession
+import AudioSessionRuntime
 import AudioSessionWire
 import Foundation
 import Testing
+
+@testable import PulseBackend
 
 /// §18 end to end (issue 37): a program of ours that never heard of us records from a source and
 /// plays, in one process (Tests/C/fake-call.c), on a real server with the daemon, the players
@@ -75,10 +78,10 @@ struct CallTests {
     }
 
     @Test(
-        "CL5: a capture closed and reopened within the hangover keeps the call (one Pause, one Play); CL2: flapping that never records for after-ms is no call"
-    )
-    func reopenKeepsTheCall() throws {
-        let desktop = try PlayersBridgeTests.Desktop(.pulseaudio)
+        "CL5: a capture closed and reopened within the hangover keeps the call (one Pause, one Play); CL2: flapping that never records for after-ms is no call",
+        arguments: ServerKind.allCases)
+    func reopenKeepsTheCall(_ kind: ServerKind) throws {
+        let desktop = try PlayersBridgeTests.Desktop(kind)
         defer { desktop.stop() }
         _ = try desktop.fake("music")
         #expect(eventually { desktop.hasApp { $0.app == "mpris.music" && $0.isActive } }, "\(desktop.bridgeLog)")
@@ -102,9 +105,11 @@ struct CallTests {
         #expect(after.count == 2, "flapping paused nobody: \(after)\n\(desktop.daemonLog)")
     }
 
-    @Test("CL1, CL5: a program that only records, or that records a monitor while it plays, changes nothing")
-    func recordingAloneIsNoCall() throws {
-        let desktop = try PlayersBridgeTests.Desktop(.pulseaudio)
+    @Test(
+        "CL1, CL5: a program that only records, or that records a monitor while it plays, changes nothing",
+        arguments: ServerKind.allCases)
+    func recordingAloneIsNoCall(_ kind: ServerKind) throws {
+        let desktop = try PlayersBridgeTests.Desktop(kind)
         defer { desktop.stop() }
         _ = try desktop.fake("music")
         #expect(eventually { desktop.hasApp { $0.app == "mpris.music" && $0.isActive } }, "\(desktop.bridgeLog)")
@@ -120,9 +125,11 @@ struct CallTests {
         #expect(!desktop.daemonLog.contains("call began"), "no call")
     }
 
-    @Test("CL3, I4: during a system call the program's call is refused and its playback muted until the system call ends")
-    func refusedDuringASystemCall() throws {
-        let desktop = try PlayersBridgeTests.Desktop(.pulseaudio)
+    @Test(
+        "CL3, I4: during a system call the program's call is refused and its playback muted until the system call ends",
+        arguments: ServerKind.allCases)
+    func refusedDuringASystemCall(_ kind: ServerKind) throws {
+        let desktop = try PlayersBridgeTests.Desktop(kind)
         defer { desktop.stop() }
         try desktop.system(.systemSession(.call, begin: true))
         let caller = try desktop.spawn(
@@ -134,6 +141,43 @@ struct CallTests {
         try desktop.system(.systemSession(.call, begin: false))
         #expect(eventually { Self.call(desktop)?.isOutputRunning == true }, "it starts once the system call ends")
         #expect(eventually { desktop.streamMuted(of: caller) == false }, "and its playback is heard")
+    }
+}
+
+extension CallTests {
+    @Test(
+        "CL5, MS3: a call whose program vanishes ends after its hangover; the sound server restarting mid-call ends it at once — nothing stays interrupted"
+    )
+    func callsEndCleanly() throws {
+        let pulse = try PulseFixture(.pulseaudio)
+        var server: PulseFixture? = pulse
+        defer { server?.stop() }
+        let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: RealServerTests.quiet)
+        let backend = PulseBackend(arbiter: arbiter, server: pulse.server, logger: RealServerTests.quiet)
+        defer { backend.close() }
+        let music = AudioSession(appID: "music", transport: .inProcess(arbiter))
+        try music.setCategory(.playback)
+        try music.setActive(true)
+        try music.reportOutputRunning(true)
+        // A program that vanishes mid-call (killed): the call ends after the hangover.
+        let first = try pulse.spawn([try Self.fakeCall(), "--source", "mic", "record", "30000"])
+        #expect(eventually(within: 5) { (try? music.status().isInterrupted) == true }, "interrupted by the call")
+        PulseFixture.end(first)
+        #expect(eventually(within: 5) { (try? music.status().isInterrupted) == false }, "the call ended")
+        #expect(backend.calls.calls.isEmpty)
+        // The server restarting mid-call (MS3): every call ends with it.
+        try music.setActive(true)
+        let second = try pulse.spawn([try Self.fakeCall(), "--source", "mic", "record", "30000"])
+        defer { PulseFixture.end(second) }
+        #expect(eventually(within: 5) { (try? music.status().isInterrupted) == true }, "interrupted by the second call")
+        pulse.crash()
+        #expect(eventually { backend.lostSince != nil })
+        #expect(eventually { backend.calls.calls.isEmpty }, "MS3: the call ended with the server")
+        server = try PulseFixture(.pulseaudio, in: pulse.directory)
+        #expect(eventually { backend.lostSince == nil })
+        #expect(eventually { (try? music.status().isInterrupted) == false }, "MS2: nothing stays interrupted")
+        #expect(!arbiter.deviceStatus.otherAudio.contains { $0.isMuted }, "nothing stays muted")
+        #expect(backend.calls.calls.isEmpty && arbiter.hostedOrigin(of: "call.fake-call") == nil, "no call is left")
     }
 }
 

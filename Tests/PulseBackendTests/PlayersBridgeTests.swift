@@ -126,7 +126,17 @@ struct PlayersBridgeTests {
             [
                 "DBUS_SESSION_BUS_ADDRESS": busAddress, "PULSE_SERVER": server.server, "XDG_RUNTIME_DIR": server.directory,
                 "HOME": server.directory, "PATH": "/usr/bin:/bin",
-            ]
+            ].merging(extraEnvironment) { _, extra in extra }
+        }
+
+        /// More for the programs started from now on (a browser's DISPLAY).
+        var extraEnvironment: [String: String] = [:]
+
+        /// Starts a program of the desktop (ended with it by `stop()`), its output in `log`.
+        func start(_ arguments: [String], log: String) throws -> pid_t {
+            let pid = try spawn(arguments, log: log)
+            children.append(pid)
+            return pid
         }
 
         func spawn(_ arguments: [String], log: String) throws -> pid_t {
@@ -178,7 +188,7 @@ struct PlayersBridgeTests {
         }
 
         func stop() {
-            for pid in children + [busPID] { PulseFixture.end(pid) }
+            for pid in children.reversed() + [busPID] { PulseFixture.end(pid) }
             daemon.stop()
             server.stop()
         }

@@ -160,7 +160,7 @@ final class PulseFixture: Sendable {
     }
 
     /// Starts a client of this server, its output discarded.
-    private func spawn(_ arguments: [String]) throws -> pid_t {
+    func spawn(_ arguments: [String]) throws -> pid_t {
         let environment = ["PULSE_SERVER=\(server)", "XDG_RUNTIME_DIR=\(directory)", "HOME=\(directory)"]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
