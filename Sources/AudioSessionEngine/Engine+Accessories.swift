@@ -61,3 +61,33 @@ extension DeviceProfile {
     /// §9.1: reserved on every profile.
     static let reservedUIDs: Set<String> = ["none", "-", "built-in-receiver", "built-in-speaker", "built-in-mic"]
 }
+
+extension Engine {
+    /// §9.1 on a real device **(beyond SPEC, decision)**: whether the profile's built-in
+    /// microphone exists. A sound server without an internal microphone (a desktop tower, a
+    /// kiosk's board) has none to offer: the port leaves the device — a session recording from it
+    /// hears its route change (RT11: noSuitableRouteForCategory with nothing else to record from,
+    /// and its input stops, IO3) — and comes back (newDeviceAvailable) when the server has one.
+    /// Not a step of the model: the backend says what the hardware is. Returns the effects, as a
+    /// step's; nothing when it changes nothing (or the profile has no built-in microphone).
+    @discardableResult
+    public mutating func setBuiltInMicrophone(present: Bool) -> [Effect] {
+        guard let microphone = device.profile.builtInPorts.first(where: { $0.type == .microphoneBuiltIn }),
+            present != device.isConnected(microphone.uid)
+        else { return [] }
+        let owner = routingOwner
+        var context = StepContext(ownerBefore: owner, ownerRouteBefore: ownRoute(owner))
+        context.deviceChanged(from: device.ports, cause: present ? .plug : .unplug)
+        if present {
+            device.ports.insertBuiltIn(microphone)
+        } else {
+            device.ports.removeAll(uid: microphone.uid)
+            device.inputGains[microphone.uid] = nil
+        }
+        endOverridesOnDeviceChange(&context)
+        finishStep(&context)
+        var effects = withoutNotificationsToDeparted(context.takeEffects())
+        if mediaServicesLost { effects.removeAll(where: \.isToAnApp) }  // MS3: apps hear nothing while lost
+        return effects
+    }
+}

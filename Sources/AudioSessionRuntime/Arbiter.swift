@@ -350,6 +350,12 @@ public final class Arbiter: Sendable {
 }
 
 extension Arbiter {
+    /// §9.1 on a sound server: whether the server has a device for the built-in microphone (the
+    /// backend says; the port is listed only while it does).
+    public func setBuiltInMicrophone(present: Bool) {
+        state.withLock { state in deliver(state.engine.setBuiltInMicrophone(present: present), &state) }
+    }
+
     /// What a backend reports of the device (the one door's way in): a port plugged or
     /// unplugged, a volume or input gain changed, other audio started or stopped, a call.
     /// Applied as a system step, its notifications delivered like any other's.

@@ -54,6 +54,9 @@ extension PulseBackend {
             state.restoreVolumesUntil = before.lostSince != nil && before.hasConnected ? .now + .seconds(3) : nil
             return (before.lostSince, before.socketAppeared)
         }
+        // §9.1: after the listing's events (queued behind this), the built-in microphone is listed
+        // only if the server has a device for it.
+        queue.async { [self] in followBuiltInMicrophone() }
         guard let lostSince else {
             logger.info("connected to the sound server", metadata: ["server": "\(name)"])
             return
@@ -200,6 +203,8 @@ extension PulseBackend {
         var generation: UInt64 = 0
         /// When the server was lost (or first not reached); nil while connected.
         var lostSince: ContinuousClock.Instant?
+        /// The connection's first listing is applied (`followBuiltInMicrophone`).
+        var listed = false
         /// The next retry's delay, seconds.
         var delay = 0.1
         var serverName: String?

@@ -141,7 +141,12 @@ public final class PulseBackend: AudioBackend {
                 }
             }
             update(device)
-            if device.isSink { followOutputVolume() } else { followInputGain(of: device.name) }
+            if device.isSink {
+                followOutputVolume()
+            } else {
+                followInputGain(of: device.name)
+                if state.withLock({ $0.link.listed }) { followBuiltInMicrophone() }
+            }
         case .removed(let index, let isSink):
             guard
                 let name = state.withLock({ state in
@@ -153,6 +158,10 @@ public final class PulseBackend: AudioBackend {
                     }
                 })
             else { return }
+            if !isSink, state.withLock({ $0.builtInMicrophone == name }) {
+                state.withLock { $0.builtInMicrophone = nil }
+                followBuiltInMicrophone()
+            }
             unplug(name, because: "removed")
         case .streamPresent(let stream):
             streamReported(stream)  // own, a player's, or other audio (PulseBackend+Players.swift)
@@ -170,6 +179,16 @@ public final class PulseBackend: AudioBackend {
         case .lost:
             break  // handled before (`handle(_:of:)`)
         }
+    }
+
+    /// §9.1: the built-in microphone is a port of the device only while the server has a device
+    /// for it (no phantom microphone on a desktop without one).
+    func followBuiltInMicrophone() {
+        let present = state.withLock { state in
+            state.link.listed = true
+            return state.builtInMicrophone != nil
+        }
+        arbiter.setBuiltInMicrophone(present: present)
     }
 
     private func update(_ device: PulseDevice) {

@@ -20,6 +20,39 @@ import Testing
             })
     }
 
+    /// §9.1 on a sound server without an internal microphone: no phantom port. A session recording
+    /// from it, with nothing else to record from, hears noSuitableRouteForCategory and its input
+    /// stops (RT11, IO3); it comes back as a new device.
+    @Test func theBuiltInMicrophoneIsListedOnlyWhenTheServerHasOne() throws {
+        var h = try Harness(profile: .desktop, apps: [("memo", [])])
+        h.call("memo", .setCategory(.playAndRecord))
+        h.call("memo", .setActive(true))
+        h.call("memo", .startInput)
+        #expect(h.status("memo").currentRoute.inputs.map(\.type) == [.microphoneBuiltIn])
+        let gone = h.engine.setBuiltInMicrophone(present: false)
+        #expect(!h.engine.deviceStatus.inputs.contains { $0.type == .microphoneBuiltIn }, "no phantom microphone")
+        #expect(h.status("memo").currentRoute.inputs.isEmpty && !h.status("memo").isInputRunning, "IO3")
+        #expect(
+            gone.contains {
+                if case .notify("memo", .routeChange(.noSuitableRouteForCategory, _, _)) = $0 { true } else { false }
+            }, "RT11: nothing left to record from: \(gone)")
+        #expect(h.engine.setBuiltInMicrophone(present: false).isEmpty, "absent already: nothing")
+        let back = h.engine.setBuiltInMicrophone(present: true)
+        #expect(h.engine.deviceStatus.inputs.map(\.type) == [.microphoneBuiltIn])
+        #expect(h.status("memo").currentRoute.inputs.map(\.type) == [.microphoneBuiltIn])
+        #expect(
+            back.contains {
+                if case .notify("memo", .routeChange(.newDeviceAvailable, _, _)) = $0 { true } else { false }
+            })
+        // Back in its place: before an accessory plugged meanwhile.
+        h.engine.setBuiltInMicrophone(present: false)
+        h.step(.system(.plug(.usbInput, uid: "alsa_input.usb")))
+        h.engine.setBuiltInMicrophone(present: true)
+        #expect(h.engine.deviceStatus.inputs.map(\.uid) == ["built-in-mic", "alsa_input.usb"])
+        #expect(h.status("memo").currentRoute.inputs.map(\.uid) == ["alsa_input.usb"], "the plugged microphone still wins")
+        #expect(h.engine.invariantViolations.isEmpty)
+    }
+
     @Test func usbOutputAndInputArePluggedApart() throws {
         var h = try Harness(apps: [("music", [])])
         h.call("music", .setCategory(.playback))

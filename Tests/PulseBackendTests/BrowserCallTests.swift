@@ -41,6 +41,7 @@ struct BrowserCallTests {
                     ],
                     log: "www.log"))
             desktop.extraEnvironment["DISPLAY"] = display
+            try desktop.server.pactl(["set-default-source", "mic"])  // the page's microphone: a real input
             guard eventually(within: 10, { access("/tmp/.X11-unix/X\(display.dropFirst())", F_OK) == 0 }) else {
                 stop()
                 throw PulseFixture.StartError(description: "Xvfb did not start: \(desktop.log("xvfb.log"))")

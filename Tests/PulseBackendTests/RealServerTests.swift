@@ -41,6 +41,22 @@ struct RealServerTests {
     }
 
     @Test(
+        "§9.1: the built-in microphone is a port only while the server has an internal microphone (no phantom port)",
+        arguments: ServerKind.allCases)
+    func noPhantomMicrophone(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try Self.start(kind)
+        defer { backend.close(); pulse.stop() }
+        func builtIn() -> Bool { arbiter.deviceStatus.inputs.contains { $0.type == .microphoneBuiltIn } }
+        #expect(eventually { builtIn() }, "the fixture's mic (form factor internal) is the built-in microphone")
+        try pulse.pactl(["unload-module", "module-remap-source"])
+        #expect(
+            eventually { !builtIn() }, "\(kind): no internal microphone, no MicrophoneBuiltIn: \(arbiter.deviceStatus.inputs)")
+        _ = try pulse.load(source: "internal", "device.form_factor=internal")
+        #expect(eventually { builtIn() }, "\(kind): an internal microphone again")
+        #expect(backend.builtIns.microphone == "internal")
+    }
+
+    @Test(
         "Headphones and a headset microphone appear and go: route changes with the sink and source names as UIDs",
         arguments: ServerKind.allCases)
     func plugAndUnplug(_ kind: ServerKind) throws {

@@ -27,6 +27,14 @@ struct PortTable: Hashable, Sendable {
         slots.append(contentsOf: newPorts.map { PortSlot(type: $0.port.type, isInput: $0.isInput, accessory: accessory) })
     }
 
+    /// A built-in port back in its place: after the other built-ins, before every accessory.
+    mutating func insertBuiltIn(_ port: Port) {
+        let position = slots.firstIndex { $0.accessory != 0 } ?? slots.count
+        let devicePort = DevicePort(port: port, isInput: port.type == .microphoneBuiltIn)
+        ports.insert(devicePort, at: position)
+        slots.insert(PortSlot(type: port.type, isInput: devicePort.isInput, accessory: 0), at: position)
+    }
+
     mutating func removeAll(uid: String) {
         let kept = ports.indices.filter { ports[$0].port.uid != uid }
         ports = kept.map { ports[$0] }
