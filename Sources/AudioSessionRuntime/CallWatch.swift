@@ -174,6 +174,7 @@ public final class CallWatch: Sendable {
             state.calls[program] = Call(owner: owner, facts: facts, origin: origin)
             state.beginning.remove(program)
         }
+        guard action != .ignore else { return }  // logged above, once
         logger.info(
             "call began (CL2)",
             metadata: [
@@ -190,7 +191,7 @@ public final class CallWatch: Sendable {
         case .systemCall:
             let others = state.withLock { $0.calls.values.contains { $0.owner == .systemCall } }
             if !others { _ = arbiter.report(.systemSession(.call, begin: false)) }
-        case nil: break
+        case nil: return  // ignored (CL6): it never began
         }
         logger.info(
             "call ended (CL5)",

@@ -146,6 +146,34 @@ struct CallTests {
 
 extension CallTests {
     @Test(
+        "CL6: policy.calls reloaded on SIGHUP — detection off, a bad table refused (the previous kept), a program ignored by name"
+    )
+    func reloadedPolicy() throws {
+        let desktop = try PlayersBridgeTests.Desktop(.pulseaudio, config: "policy:\n  calls:\n    detect: false\n")
+        defer { desktop.stop() }
+        func callOnce(_ log: String) throws -> Bool {
+            let caller = try desktop.spawn([try Self.fakeCall(), "--source", "mic", "record", "1200"], log: log)
+            defer { PulseFixture.end(caller) }
+            let found = eventually(within: 4) { Self.call(desktop) != nil }
+            _ = eventually(within: 5) { desktop.log(log).contains("done") }
+            _ = eventually(within: 5) { Self.call(desktop) == nil }
+            return found
+        }
+        #expect(try !callOnce("off.log"), "detect: false: no call")
+        try desktop.daemon.reload(config: "policy:\n  calls:\n    hangover-ms: -1\n")
+        #expect(eventually { desktop.daemonLog.contains("hangover-ms (CL5) must be within") }, "\(desktop.daemonLog)")
+        #expect(try !callOnce("bad.log"), "a bad table changes nothing: detection still off")
+        try desktop.daemon.reload(
+            config: "policy:\n  calls:\n    programs:\n      - match: {binary: fake-call}\n        ignore: true\n")
+        usleep(300_000)
+        #expect(try !callOnce("ignored.log"), "ignored by its binary")
+        #expect(desktop.daemonLog.contains("the policy ignores it (CL6)"))
+        try desktop.daemon.reload(config: "policy:\n  calls: {}\n")
+        usleep(300_000)
+        #expect(try callOnce("on.log"), "the defaults: a call. \(desktop.daemonLog)")
+    }
+
+    @Test(
         "CL5, MS3: a call whose program vanishes ends after its hangover; the sound server restarting mid-call ends it at once — nothing stays interrupted"
     )
     func callsEndCleanly() throws {

@@ -91,7 +91,9 @@ enum Page {
           row(apps, ["app", "pid", "category", "mode", "options", "state", "gain", "route"], true);
           for (const a of state.apps) {
             const st = a.interrupted ? span("interrupted", "interrupted") : (a.active ? span("active", "active") : "inactive");
-            const what = a.player ? " (player: " + a.player + ")" : (a.kind === "stream" ? " (stream)" : "");
+            const what = a.kind === "call"
+              ? " (call: " + a.player + (a.streams && a.streams.length ? ", " + a.streams.join(", ") : "") + ")"
+              : a.player ? " (player: " + a.player + ")" : (a.kind === "stream" ? " (stream)" : "");
             const name = a.app + what + (a.policy ? " [policy " + a.policy + "]" : "");
             row(apps, [name, a.pid, a.category, a.mode, a.options, st, gain(a.gain), a.route]);
           }
