@@ -90,38 +90,12 @@ enum CallsSection {
         return .session(try self.intent(fieldsOfIntent, intent, "\(name).intent", fields))
     }
 
-    /// CL3: a call's intent — playAndRecord (the default), a mode (voiceChat by default), options —
-    /// checked as an app's setCategory would be (O1, M1).
+    /// CL3: a call's intent — playAndRecord (a call records and plays), a mode (voiceChat by
+    /// default), options — checked as an app's setCategory would be (O1, M1).
     static func intent(
         _ values: [String: YAMLNode], _ node: YAMLNode, _ name: String, _ fields: YAMLFields
     ) throws(ConfigurationError) -> DevicePolicy.Intent {
-        if let node = values["category"] {
-            let text = try fields.string(node, "\(name).category")
-            guard categories.contains(text) else {
-                throw fields.error("\(name).category must be playAndRecord (a call records and plays), not '\(text)'", at: node)
-            }
-        }
-        var mode = Mode.voiceChat
-        if let node = values["mode"] {
-            let text = try fields.string(node, "\(name).mode")
-            guard let value = Mode(name: text) else {
-                throw fields.error(
-                    "\(name).mode: no mode '\(text)' (\(Mode.allCases.map(\.name).joined(separator: ", ")))", at: node)
-            }
-            mode = value
-        }
-        var chosen: CategoryOptions = []
-        for item in try fields.list(values["options"], "\(name).options") {
-            let text = try fields.string(item, "\(name).options")
-            guard options.contains(text), let option = CategoryOptions(name: text) else {
-                throw fields.error("\(name).options: '\(text)' is not one of \(options.joined(separator: ", "))", at: item)
-            }
-            chosen.insert(option)
-        }
-        do {
-            return try DevicePolicy.Intent(category: .playAndRecord, mode: mode, options: chosen)
-        } catch {
-            throw fields.error("\(name): an app's setCategory would be refused: \(error)", at: node)
-        }
+        try PolicySection.intent(
+            values, node, name, fields, categories: categories, options: options, defaults: (.playAndRecord, .voiceChat))
     }
 }

@@ -139,21 +139,26 @@ enum PolicySection {
     }
 
     /// A category (default playback), mode and options, checked as setCategory checks them.
+    /// `categories` and `options` are what the entry may say (POL1, POL2: a player's or stream's;
+    /// CL6: a call's), `defaults` what it gets when it says nothing.
     static func intent(
-        _ values: [String: YAMLNode], _ node: YAMLNode, _ name: String, _ fields: YAMLFields
+        _ values: [String: YAMLNode], _ node: YAMLNode, _ name: String, _ fields: YAMLFields,
+        categories: [String] = categories, options: [String] = options,
+        defaults: (category: Category, mode: Mode) = (.playback, .default)
     )
         throws(ConfigurationError) -> DevicePolicy.Intent
     {
-        var category = Category.playback
+        var category = defaults.category
         if let node = values["category"] {
             let text = try fields.string(node, "\(name).category")
             guard categories.contains(text), let value = Category(name: text) else {
                 throw fields.error(
-                    "\(name).category must be one of \(categories.joined(separator: ", ")), not '\(text)'", at: node)
+                    "\(name).category must be \(categories.count == 1 ? "" : "one of ")\(categories.joined(separator: ", ")), not '\(text)'",
+                    at: node)
             }
             category = value
         }
-        var mode = Mode.default
+        var mode = defaults.mode
         if let node = values["mode"] {
             let text = try fields.string(node, "\(name).mode")
             guard let value = Mode(name: text) else {

@@ -12,17 +12,15 @@ import Testing
 @Suite("Calls of programs that never heard of us (§18), on real servers", .serialized)
 struct CallTests {
     /// Tests/C/fake-call.c, compiled with the system's C compiler and libpulse-simple.
-    static func fakeCall() throws -> String {
-        let output = FlappingServerTests.executable("fake-call")
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("C/fake-call.c").path
-        let flags = try PulseFixture.run("/usr/bin/pkg-config", ["--cflags", "--libs", "libpulse-simple"], environment: [:])
-        _ = try PulseFixture.run(
-            "/usr/bin/cc",
-            ["-Wall", "-Wextra", "-Werror", "-o", output, source] + flags.split(separator: " ").map(String.init) + ["-lm"],
-            environment: ["PATH": "/usr/bin:/bin"])
-        chmod(output, 0o755)
-        return output
+    static func fakeCall() throws -> String { try PulseFixture.compile("fake-call", with: "libpulse-simple", extra: ["-lm"]) }
+
+    /// A desktop whose scripted MPRIS player "music" plays (it makes no sound: the counts of its
+    /// status lines are what a test reads).
+    static func desktopWithMusic(_ kind: ServerKind) throws -> PlayersBridgeTests.Desktop {
+        let desktop = try PlayersBridgeTests.Desktop(kind)
+        _ = try desktop.fake("music")
+        #expect(eventually { desktop.hasApp { $0.app == "mpris.music" && $0.isActive } }, "\(desktop.bridgeLog)")
+        return desktop
     }
 
     /// The call's app, as status lists it.
@@ -81,10 +79,8 @@ struct CallTests {
         "CL5: a capture closed and reopened within the hangover keeps the call (one Pause, one Play); CL2: flapping that never records for after-ms is no call",
         arguments: ServerKind.allCases)
     func reopenKeepsTheCall(_ kind: ServerKind) throws {
-        let desktop = try PlayersBridgeTests.Desktop(kind)
+        let desktop = try Self.desktopWithMusic(kind)
         defer { desktop.stop() }
-        _ = try desktop.fake("music")
-        #expect(eventually { desktop.hasApp { $0.app == "mpris.music" && $0.isActive } }, "\(desktop.bridgeLog)")
         let caller = try desktop.spawn(
             [try Self.fakeCall(), "--source", "mic", "record", "1500", "quiet", "800", "record", "1500", "quiet", "3000"],
             log: "call.log")
@@ -109,10 +105,8 @@ struct CallTests {
         "CL1, CL5: a program that only records, or that records a monitor while it plays, changes nothing",
         arguments: ServerKind.allCases)
     func recordingAloneIsNoCall(_ kind: ServerKind) throws {
-        let desktop = try PlayersBridgeTests.Desktop(kind)
+        let desktop = try Self.desktopWithMusic(kind)
         defer { desktop.stop() }
-        _ = try desktop.fake("music")
-        #expect(eventually { desktop.hasApp { $0.app == "mpris.music" && $0.isActive } }, "\(desktop.bridgeLog)")
         let recorder = try desktop.spawn(
             [try Self.fakeCall(), "--no-playback", "--source", "mic", "record", "1500"], log: "recorder.log")
         defer { PulseFixture.end(recorder) }

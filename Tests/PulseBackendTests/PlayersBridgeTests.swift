@@ -196,19 +196,7 @@ struct PlayersBridgeTests {
 
     /// Tests/C/fake-mpris-player.c, compiled with the system's C compiler and libsystemd.
     static func fakePlayer() throws -> String {
-        let output = FlappingServerTests.executable("fake-mpris-player")
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("C/fake-mpris-player.c").path
-        let flags = try PulseFixture.run("/usr/bin/pkg-config", ["--cflags", "--libs", "libsystemd"], environment: [:])
-        _ = try PulseFixture.run(
-            "/usr/bin/cc",
-            ["-Wall", "-Wextra", "-Wno-unused-parameter", "-Werror", "-o", output, source]
-                + flags.split(separator: " ").map(String.init),
-            environment: ["PATH": "/usr/bin:/bin"])
-        // Executable whatever the umask was while cc ran (an in-process socket test of another
-        // suite may have narrowed it for a moment: the socket is born with its mode).
-        chmod(output, 0o755)
-        return output
+        try PulseFixture.compile("fake-mpris-player", with: "libsystemd", extra: ["-Wno-unused-parameter"])
     }
 
     @Test(

@@ -96,6 +96,23 @@ final class PulseFixture: Sendable {
             "/usr/bin/pactl", arguments, environment: ["PULSE_SERVER": server, "XDG_RUNTIME_DIR": directory, "HOME": directory])
     }
 
+    /// Tests/C/NAME.c compiled with the system's C compiler against a pkg-config package, warnings
+    /// as errors, into .build/debug/NAME; its path.
+    static func compile(_ name: String, with package: String, extra: [String] = []) throws -> String {
+        let output = FlappingServerTests.executable(name)
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("C/\(name).c").path
+        let flags = try run("/usr/bin/pkg-config", ["--cflags", "--libs", package], environment: [:])
+        _ = try run(
+            "/usr/bin/cc",
+            ["-Wall", "-Wextra", "-Werror", "-o", output, source] + flags.split(separator: " ").map(String.init) + extra,
+            environment: ["PATH": "/usr/bin:/bin"])
+        // Executable whatever the umask was while cc ran (an in-process socket test of another
+        // suite may have narrowed it for a moment: the socket is born with its mode).
+        chmod(output, 0o755)
+        return output
+    }
+
     /// Runs a tool to its end and returns its output (trimmed); fails unless it exits 0.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> String {
         let process = Process()
