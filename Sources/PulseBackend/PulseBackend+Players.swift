@@ -45,9 +45,9 @@ extension PulseBackend {
         let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
         let owner = owner(of: stream)
         if let app = owner.app {
-            if !stream.isRecord, state.withLock({ $0.streams[stream.index] }) != nil {
-                streamRemoved(stream.index)  // was other audio: an app's own now
-            }
+            var stream = stream
+            // Was other audio: an app's own now, as it was before our duck or mute.
+            if let own = releaseOtherAudio(stream.index) { stream.volume = own }
             // CL4: a call's streams stay where its program put them (never moved by us).
             ownStreamPresent(stream, app: app, isCall: { if case .call = owner { true } else { false } }())
             return
@@ -59,11 +59,24 @@ extension PulseBackend {
             if own.appliedMute == true { setMute(stream.index, false, because: "its session is gone") }
         }
         if owner == .systemCall {
-            // CL6 `system: call`: the program's own streams are left as they are, never muted.
-            if !stream.isRecord, state.withLock({ $0.streams[stream.index] }) != nil { streamRemoved(stream.index) }
+            // CL6 `system: call`: the program's own streams are left as they were, never muted.
+            _ = releaseOtherAudio(stream.index)
             return
         }
         if !stream.isRecord { streamPresent(stream) }  // other audio; foreign recordings take no part
+    }
+
+    /// A stream of other audio changes hands (a player's, a call's, a hosted session's own now, or
+    /// left alone for a system call): it stops being other audio and is given back what it was
+    /// before our duck and mute. Returns its own volume (nil: it was no other audio, or not known).
+    func releaseOtherAudio(_ index: UInt32) -> UInt32? {
+        guard let foreign = state.withLock({ $0.streams[index] }) else { return nil }
+        if foreign.mutedByUs { setMute(index, false, because: "it is no other audio any more (CL4, PL1)") }
+        if foreign.gain != 1, let own = foreign.ownVolume, own > 0 {
+            server.withLock { $0 }?.setVolume(stream: index, channels: foreign.channels, volume: own)
+        }
+        streamRemoved(index)
+        return foreign.ownVolume
     }
 
     /// The one door: a player's app connected or departed; its streams change hands.

@@ -168,6 +168,33 @@ extension CallTests {
     }
 
     @Test(
+        "CL6 system: call — a detected call is the system call (I4): music paused, other audio muted, the program's own streams never"
+    )
+    func detectedSystemCall() throws {
+        let desktop = try PlayersBridgeTests.Desktop(.pulseaudio, config: "policy:\n  calls:\n    system: call\n")
+        defer { desktop.stop() }
+        let mpv = try desktop.mpv()
+        #expect(eventually { desktop.hasApp { $0.player != nil && $0.isActive } }, "\(desktop.bridgeLog)")
+        let game = try desktop.server.play(role: "game", application: "game")
+        defer { PulseFixture.end(game) }
+        let caller = try desktop.spawn(
+            [try Self.fakeCall(), "--source", "mic", "record", "2500", "quiet", "500"], log: "call.log")
+        defer { PulseFixture.end(caller) }
+        #expect(eventually(within: 5) { (try? desktop.snapshot().device.systemSessions) == [.call] }, "\(desktop.daemonLog)")
+        #expect(eventually(within: 5) { desktop.status(mpv.name) == "Paused" }, "I4: the music paused")
+        #expect(eventually { desktop.streamMuted(of: game) == true }, "I4: other audio muted")
+        var muted = false
+        for _ in 0..<10 {
+            if desktop.streamMuted(of: caller) == true { muted = true }
+            usleep(100_000)
+        }
+        #expect(!muted, "CL4: the program's own playback is never muted")
+        #expect(Self.call(desktop) == nil, "no hosted session: the system call stands for it")
+        #expect(eventually(within: 6) { (try? desktop.snapshot().device.systemSessions) == [] }, "ended after the hangover")
+        #expect(eventually(within: 4) { desktop.status(mpv.name) == "Playing" }, "the music plays again")
+    }
+
+    @Test(
         "CL5, MS3: a call whose program vanishes ends after its hangover; the sound server restarting mid-call ends it at once — nothing stays interrupted"
     )
     func callsEndCleanly() throws {
