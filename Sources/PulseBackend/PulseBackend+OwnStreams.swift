@@ -28,6 +28,9 @@ extension PulseBackend {
         /// A call's stream (§18): never moved to its session's route (CL4: where its program, or
         /// the user, put it), and muted only while a system session refuses the call (CL3).
         var isCall = false
+        /// A program's that never heard of us (a player's, a call's, a hosted stream's), not a
+        /// client's: what we write on it is undone when we stop (OA6).
+        var isForeign = false
     }
 
     struct StreamKey: Hashable {
@@ -69,7 +72,7 @@ extension PulseBackend {
             } else {
                 state.ownStreams[key] = OwnStream(
                     app: AppID(app), isRecord: stream.isRecord, device: stream.device, channels: stream.channels,
-                    ownVolume: (stream.volume ?? 0) > 0 ? stream.volume : nil, isCall: isCall)
+                    ownVolume: (stream.volume ?? 0) > 0 ? stream.volume : nil, isCall: isCall, isForeign: stream.isForeign)
                 logger.debug(
                     "own stream", metadata: ["stream": "\(stream.index)", "app": "\(app)", "record": "\(stream.isRecord)"])
             }
@@ -128,6 +131,31 @@ extension PulseBackend {
                 }
             }
         }
+    }
+
+    /// OA6, on the queue: every mute and duck of ours on a stream that is not a client's undone
+    /// on the server, and waited for (the daemon stops). The server may save what it is left
+    /// with as the program's own: it is left with the program's own.
+    func undoOurChanges() {
+        guard let server = server.withLock({ $0 }) else { return }
+        let (foreign, own) = state.withLock { ($0.streams, $0.ownStreams) }
+        var undone = 0
+        for (index, stream) in foreign {
+            if stream.mutedByUs { server.setMute(stream: index, false) }
+            if stream.gain != 1, let volume = stream.ownVolume, volume > 0 {
+                server.setVolume(stream: index, channels: stream.channels, volume: volume)
+            }
+            if stream.mutedByUs || stream.gain != 1 { undone += 1 }
+        }
+        for (key, stream) in own where stream.isForeign && !key.isRecord {
+            if stream.appliedMute == true { server.setMute(stream: key.index, false) }
+            if let volume = stream.ownVolume, let applied = stream.appliedVolume, applied != volume {
+                server.setVolume(stream: key.index, channels: stream.channels, volume: volume)
+            }
+            if stream.appliedMute == true || (stream.appliedVolume.map { $0 != stream.ownVolume } ?? false) { undone += 1 }
+        }
+        server.flush()
+        if undone > 0 { logger.info("stopping: our mutes and ducks undone (OA6)", metadata: ["streams": "\(undone)"]) }
     }
 
     /// CL7: why an own stream is muted, with the rule.

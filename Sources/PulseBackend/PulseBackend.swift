@@ -93,7 +93,12 @@ public final class PulseBackend: AudioBackend {
     /// MS3: when the server was lost (or first not reached), nil while connected.
     public var lostSince: ContinuousClock.Instant? { state.withLock { $0.link.lostSince } }
 
+    /// Stops governing the server. OA6: first every change of ours on a stream that is not a
+    /// client's is undone (a duck, a mute of other audio, of a player's, a call's or a hosted
+    /// stream's), and the server has handled it before this returns — the daemon stopping (SIGTERM:
+    /// a restart, an upgrade) leaves every program as the user left it.
     public func close() {
+        queue.sync { undoOurChanges() }
         server.withLock { server in
             server?.close()
             server = nil

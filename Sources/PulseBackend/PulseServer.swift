@@ -2,6 +2,10 @@ import CPulse
 import PulseClient
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A connection to a PulseAudio server (or PipeWire's pipewire-pulse) on libpulse's threaded
 /// main loop: it lists the sinks and sources and reports each one that appears, changes or
 /// goes away. The handler runs on the main loop's thread, one event at a time.
@@ -83,6 +87,34 @@ public final class PulseServer: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamInfo, me))
         pa_operation_unref(pa_context_get_source_output_info_list(context, Self.recordStreamInfo, me))
+    }
+
+    /// Waits until the server has handled every request sent before this call, or `timeout`
+    /// seconds: one round trip (the server answers in order). Not from a libpulse callback.
+    public func flush(timeout: Double = 1) {
+        final class Answered: @unchecked Sendable {
+            var done = false  // read and written with the main loop's lock held
+        }
+        let answered = Answered()
+        pa_threaded_mainloop_lock(mainloop)
+        let operation = pa_context_get_server_info(
+            context,
+            { _, _, userdata in Unmanaged<Answered>.fromOpaque(userdata!).takeUnretainedValue().done = true },
+            Unmanaged.passUnretained(answered).toOpaque())
+        pa_threaded_mainloop_unlock(mainloop)
+        guard let operation else { return }
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while ContinuousClock.now < deadline {
+            pa_threaded_mainloop_lock(mainloop)
+            let done = answered.done
+            pa_threaded_mainloop_unlock(mainloop)
+            if done { break }
+            usleep(2_000)
+        }
+        pa_threaded_mainloop_lock(mainloop)
+        if !answered.done { pa_operation_cancel(operation) }  // its callback will not run after this
+        pa_operation_unref(operation)
+        pa_threaded_mainloop_unlock(mainloop)
     }
 
     /// Mutes or unmutes a stream (the main loop's lock is taken; not from a libpulse callback).

@@ -276,7 +276,8 @@ struct PlayersBridgeTests {
         let desktop = try Desktop(.pulseaudio)
         defer { desktop.stop() }
         let browser = try desktop.fake("browserlike", ["--seeked-on-pause-play"])
-        #expect(eventually { desktop.apps().contains("mpris.browserlike") }, "\(desktop.bridgeLog)")
+        // Active before the call: a call that came first would refuse its playing (PL2) for good.
+        #expect(eventually { desktop.hasApp { $0.app == "mpris.browserlike" && $0.isActive } }, "\(desktop.bridgeLog)")
         func last(_ line: String) -> Bool {
             desktop.fakeLog("browserlike").split(separator: "\n").last?.hasPrefix(line) == true
         }
@@ -305,7 +306,8 @@ struct PlayersBridgeTests {
         let desktop = try Desktop(.pulseaudio)
         defer { desktop.stop() }
         let stopper = try desktop.fake("stopper", ["--cannot-pause"])
-        #expect(eventually { desktop.apps().contains("mpris.stopper") }, "\(desktop.bridgeLog)")
+        // Active before the call: a call that came first would refuse its playing (PL2) for good.
+        #expect(eventually { desktop.hasApp { $0.app == "mpris.stopper" && $0.isActive } }, "\(desktop.bridgeLog)")
         try desktop.system(.systemSession(.call, begin: true))
         #expect(eventually { desktop.fakeLog("stopper").contains("status Stopped") }, "PL3: Stop when it cannot pause")
         try desktop.system(.systemSession(.call, begin: false))
@@ -316,7 +318,7 @@ struct PlayersBridgeTests {
         #expect(eventually { !desktop.apps().contains("mpris.stopper") }, "gone with its process")
 
         _ = try desktop.fake("slow", ["--slow-pause", "1500"])
-        #expect(eventually { desktop.apps().contains("mpris.slow") })
+        #expect(eventually { desktop.hasApp { $0.app == "mpris.slow" && $0.isActive } })
         try desktop.system(.systemSession(.call, begin: true))
         #expect(
             eventually { !desktop.apps().contains("mpris.slow") }, "PL6: a Pause not answered within 1 s: other audio")
