@@ -65,6 +65,8 @@ public final class PulseBackend: AudioBackend {
     /// Whether a reconciliation of the own streams and the device's volumes waits on the queue
     /// (at most one: it reads the arbiter as it is when it runs).
     let reconciliationPending = Atomic<Bool>(false)
+    /// `close()` has begun: nothing more is written but its undoing (OA6).
+    let closing = Atomic<Bool>(false)
     /// §18: who is in a call, decided by the runtime from the streams reported here.
     let calls: CallWatch
 
@@ -98,18 +100,22 @@ public final class PulseBackend: AudioBackend {
     /// stream's), and the server has handled it before this returns — the daemon stopping (SIGTERM:
     /// a restart, an upgrade) leaves every program as the user left it.
     public func close() {
-        queue.sync { undoOurChanges() }
+        // Nothing more is taken from the server or the arbiter (a player's app departing as the
+        // daemon stops would otherwise have its stream muted again as other audio after the undo).
+        closing.store(true, ordering: .sequentiallyConsistent)
+        relay.target.withLock { $0 = nil }
+        queue.sync { undoOurChanges() }  // after everything queued before: the last word is ours
         server.withLock { server in
             server?.close()
             server = nil
         }
-        relay.target.withLock { $0 = nil }
         queue.async { [self] in stopWatchingForServer() }
     }
 
     /// The one door (`AudioBackend`): after every step, the other audio's gains and mutes are
     /// carried out and one reconciliation of the own streams and device volumes is queued.
     public func carryOut(_ effects: [DeviceEffect]) {
+        guard !closing.load(ordering: .sequentiallyConsistent) else { return }  // OA6: undone, not redone
         let controls: [(id: String, gain: Double, muted: Bool)] = effects.compactMap {
             if case .otherAudio(let id, let gain, let muted) = $0 { (id, gain, muted) } else { nil }
         }
