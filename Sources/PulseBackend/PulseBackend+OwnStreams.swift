@@ -89,7 +89,6 @@ extension PulseBackend {
     func reconcileOwnStreams() {
         let streams = state.withLock { $0.ownStreams }
         guard !streams.isEmpty else { return }
-        let systemSessionsActive = !arbiter.deviceStatus.systemSessions.isEmpty
         for (key, stream) in streams {
             guard let status = arbiter.status(of: stream.app) else { continue }  // the app is gone: left alone
             if !stream.isCall,
@@ -105,7 +104,8 @@ extension PulseBackend {
             // CL3, CL4: a call is muted only while a system session refuses it (A3, I4) — never
             // because an app interrupted it (the user playing music during a meeting): our software
             // never makes a call worse than none.
-            if mute, stream.isCall, !systemSessionsActive { mute = false }
+            // (The device's status is read only then: not on every reconciliation, a duck's path.)
+            if mute, stream.isCall, arbiter.deviceStatus.systemSessions.isEmpty { mute = false }
             // CL4: a player's stream whose program is (becoming) in a call is about to be the
             // call's: never muted meanwhile (its player is interrupted by that very call).
             if mute, !stream.isCall, isClaimedByACall(key) { continue }
