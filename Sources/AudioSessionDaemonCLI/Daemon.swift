@@ -152,7 +152,12 @@ struct Daemon: AsyncParsableCommand {
             // The one door: the simulated device, or the sound server's backend.
             let pulse =
                 settings.backend == .pulse
-                ? PulseBackend(arbiter: arbiter, server: settings.pulseServer, logger: logger) : nil
+                ? PulseBackend(
+                    arbiter: arbiter, server: settings.pulseServer,
+                    // OA6: kept where the settings are, else beside the socket (the user's runtime directory).
+                    ledger: (settings.stateDir ?? path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ".")
+                        + "/programs-own-state.json",
+                    logger: logger) : nil
             if pulse == nil { arbiter.attach(SimulatedDevice()) }
             defer { pulse?.close() }
             let service = DaemonService(

@@ -49,6 +49,12 @@ extension Engine {
 
 extension Engine {
     /// The device's state, ports and routing owner.
+    /// HW6, HW7: what a backend writes to the server's devices after a step — the routing owner,
+    /// the output volume and the input ports — without building the whole `deviceStatus`.
+    public var deviceLevels: (routingOwner: AppID?, outputVolume: Double, inputs: [Port]) {
+        (routingOwner.map { appIDs[$0] }, device.outputVolume, device.ports.ports.filter(\.isInput).map(\.port))
+    }
+
     public var deviceStatus: DeviceStatus {
         DeviceStatus(
             profile: device.profile,

@@ -175,6 +175,15 @@ public final class Arbiter: Sendable {
     /// HW6: the gain of each input port that has one set, by UID.
     public var inputGains: [String: Double] { state.withLock { $0.engine.inputGains } }
 
+    /// HW6, HW7: the routing owner, output volume, input ports and their gains, under one lock
+    /// (what the backend writes to the server's devices after every step).
+    public var deviceLevels: (routingOwner: AppID?, outputVolume: Double, inputs: [Port], inputGains: [String: Double]) {
+        state.withLock { state in
+            let levels = state.engine.deviceLevels
+            return (levels.routingOwner, levels.outputVolume, levels.inputs, state.engine.inputGains)
+        }
+    }
+
     /// Accepts a client's hello. Apps are registered (or registered again after their
     /// process departed); a second connection for an app id already connected is refused.
     /// - Returns: the connection's handle, or the error to send in `closing`.
@@ -323,8 +332,18 @@ public final class Arbiter: Sendable {
 
     /// §16: the player app whose player runs as this process, if any (the backend asks for a
     /// stream's process and its ancestors).
-    public func app(forProcess pid: Int32) -> AppID? {
-        state.withLock { state in state.players.first { $0.value.processID == pid }?.key }
+    public func app(forProcess pid: Int32) -> AppID? { app(forFirstOf: [pid]) }
+
+    /// §16: the player app of the first of these processes that runs a player (a stream's
+    /// process and its ancestors, nearest first), under one lock.
+    public func app(forFirstOf processes: [Int32]) -> AppID? {
+        state.withLock { state in
+            guard !state.players.isEmpty else { return nil }
+            for pid in processes {
+                if let app = state.players.first(where: { $0.value.processID == pid })?.key { return app }
+            }
+            return nil
+        }
     }
 
     /// PL1: a connection may speak only for a player process of its own uid (root for any).

@@ -3,3 +3,5 @@
 #error "C libraries missing: apt-get install libpulse-dev libsndfile1-dev libyaml-dev libsystemd-dev (README, The two commands)"
 #endif
 #include <pulse/pulseaudio.h>
+/* The servers' saved per-program volume and mute (module-stream-restore; pipewire-pulse passes it to WirePlumber). */
+#include <pulse/ext-stream-restore.h>

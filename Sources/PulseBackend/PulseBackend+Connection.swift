@@ -46,6 +46,7 @@ extension PulseBackend {
         }
         let name = connection.name ?? (address ?? "the default server")
         server.withLock { $0 = connection }
+        writeBackLedger(to: connection)  // OA6: before the listing's streams are judged
         stopWatchingForServer()
         let (lostSince, appeared) = state.withLock { state in
             let before = state.link
@@ -233,13 +234,15 @@ extension PulseBackend.State {
         builtInMicrophone = nil
         streams = [:]
         ownStreams = [:]
-        roleVolumes = [:]
+        ledger.serverLost()
         defaultSink = nil
         volumeSink = nil
         volumes = [true: [:], false: [:]]
         balances = [true: [:], false: [:]]
         monitors = []
         programs = [:]
+        lineages = [:]
+        followed = [:]
     }
 }
 

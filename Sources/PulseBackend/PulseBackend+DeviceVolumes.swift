@@ -74,16 +74,15 @@ extension PulseBackend {
     /// differ. When the step moved the owner's route to another sink, that sink's volume is
     /// followed instead (HW7): the new route brings its own volume.
     func reconcileDeviceVolumes() {
-        let device = arbiter.deviceStatus
+        let device = arbiter.deviceLevels  // not the whole device status: this runs after every step
         let sink = volumeSink(routingOwner: device.routingOwner)
         if sink != state.withLock({ $0.volumeSink }) {
             followOutputVolume(of: sink)
         } else if let sink {
             write(device.outputVolume, to: sink, isSink: true)
         }
-        let gains = arbiter.inputGains
         for port in device.inputs {
-            guard let gain = gains[port.uid], let source = deviceName(for: port) else { continue }
+            guard let gain = device.inputGains[port.uid], let source = deviceName(for: port) else { continue }
             write(gain, to: source, isSink: false)
         }
     }

@@ -21,16 +21,23 @@ extension PulseBackend {
         var channels: UInt8
         /// Its own volume (what the app or the user set), before the session's gain.
         var ownVolume: UInt32?
-        /// Volumes we wrote whose change events have not come back yet (see `ForeignStream`).
-        var written: [UInt32] = []
+        /// D1: which reports are ours (`WrittenVolumes`).
+        var written = WrittenVolumes()
         var appliedVolume: UInt32?
         var appliedMute: Bool?
+        /// OA6: what the server keeps its program's volume and mute under (nil: nothing).
+        var group: String?
         /// A call's stream (§18): never moved to its session's route (CL4: where its program, or
         /// the user, put it), and muted only while a system session refuses the call (CL3).
         var isCall = false
         /// A program's that never heard of us (a player's, a call's, a hosted stream's), not a
         /// client's: what we write on it is undone when we stop (OA6).
         var isForeign = false
+
+        /// OA6: a change of ours is on the server now.
+        var carriesOurs: Bool {
+            appliedMute == true || (appliedVolume != nil && ownVolume != nil && appliedVolume != ownVolume)
+        }
     }
 
     struct StreamKey: Hashable {
@@ -49,7 +56,8 @@ extension PulseBackend {
         }
     }
 
-    func ownStreamPresent(_ stream: PulseStream, app: String, isCall: Bool = false) {
+    /// - Parameter written: what we wrote on it before (as other audio), to know its echoes.
+    func ownStreamPresent(_ stream: PulseStream, app: String, isCall: Bool = false, written: WrittenVolumes = .init()) {
         let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
         state.withLock { state in
             if var known = state.ownStreams[key] {
@@ -61,18 +69,37 @@ extension PulseBackend {
                 }
                 known.device = stream.device
                 if stream.channels > 0 { known.channels = stream.channels }
-                if let volume = stream.volume {
-                    if let echo = known.written.firstIndex(of: volume) {
-                        known.written.removeFirst(echo + 1)
-                    } else if volume > 0 {
-                        known.ownVolume = volume  // the user's (PipeWire's 0 while not running is not)
+                // The user's (PipeWire's 0 while not running is not; nor a report older than our write).
+                // (One asked before our latest write overrode it: the reconciliation writes it again.)
+                if let volume = stream.volume, volume > 0,
+                    known.written.classify(volume, writesSeen: stream.writesSeen) != .ours
+                {
+                    if known.ownVolume == nil, let group = known.group, let saved = state.ledger.own(of: group) {
+                        known.ownVolume = saved.volume ?? volume  // OA6: started from a duck of ours
+                    } else {
+                        known.ownVolume = volume
+                        if let group = known.group { _ = state.ledger.ownVolume(volume, of: group) }  // OA6
                     }
+                }
+                // OA6: muted by the server after it appeared (PipeWire restores a moment later) from a
+                // mute of ours it had saved: undone if its session plays.
+                if stream.isMuted, known.appliedMute == false, let group = known.group,
+                    state.ledger.own(of: group)?.muted == false
+                {
+                    known.appliedMute = true
                 }
                 state.ownStreams[key] = known
             } else {
+                let group = stream.isRecord ? nil : PulseServer.restoreGroup(of: stream.properties)
+                let saved = group.flatMap { state.ledger.own(of: $0) }
+                let volume = (stream.volume ?? 0) > 0 ? stream.volume : nil
                 state.ownStreams[key] = OwnStream(
                     app: AppID(app), isRecord: stream.isRecord, device: stream.device, channels: stream.channels,
-                    ownVolume: (stream.volume ?? 0) > 0 ? stream.volume : nil, isCall: isCall, isForeign: stream.isForeign)
+                    ownVolume: volume.map { saved?.volume ?? $0 }, written: written,
+                    // Started muted: by a mute of ours the server saved (OA6), undone if its session
+                    // plays; or by the user's, left as it is.
+                    appliedMute: stream.isMuted ? saved.map { !$0.muted } ?? false : false,
+                    group: group, isCall: isCall, isForeign: stream.isForeign)
                 logger.debug(
                     "own stream", metadata: ["stream": "\(stream.index)", "app": "\(app)", "record": "\(stream.isRecord)"])
             }
@@ -82,7 +109,10 @@ extension PulseBackend {
 
     /// Whether the removed stream was one of ours (then it is forgotten).
     func ownStreamRemoved(_ index: UInt32, isRecord: Bool) -> Bool {
-        state.withLock { $0.ownStreams.removeValue(forKey: StreamKey(index: index, isRecord: isRecord)) } != nil
+        guard let stream = state.withLock({ $0.ownStreams.removeValue(forKey: StreamKey(index: index, isRecord: isRecord)) })
+        else { return false }
+        if let group = stream.group { streamEnded(index, group: group) }  // OA6, if it carried ours
+        return true
     }
 
     /// Brings every own stream in line with its session as the engine says now.
@@ -122,14 +152,29 @@ extension PulseBackend {
             }
             if let own = stream.ownVolume {
                 let volume = pa_sw_volume_multiply(own, pa_sw_volume_from_linear(status.outputGain))  // D4
-                if volume != stream.appliedVolume, status.outputGain > 0 {
+                // A new stream at its own volume needs no write.
+                if volume != (stream.appliedVolume ?? own), status.outputGain > 0,
+                    let server = server.withLock({ $0 })
+                {
+                    let number = server.setVolume(stream: key.index, channels: stream.channels, volume: volume)
                     update(own: key) { own in
                         own.appliedVolume = volume
-                        own.written.append(volume)
+                        own.written.wrote(volume, number: number)
                     }
-                    server.withLock { $0 }?.setVolume(stream: key.index, channels: stream.channels, volume: volume)
                 }
             }
+            followLedger(own: key)
+        }
+    }
+
+    /// On the queue: an own stream's change of ours came or went: the ledger follows (OA6).
+    func followLedger(own key: StreamKey) {
+        guard let stream = state.withLock({ $0.ownStreams[key] }), let group = stream.group else { return }
+        if stream.carriesOurs {
+            let own = PulseServer.SavedState(group: group, volume: stream.ownVolume, muted: false, channels: stream.channels)
+            changeLedger { $0.carry(key.index, own: own) }
+        } else {
+            settleLedger(key.index, group: group)
         }
     }
 
@@ -140,19 +185,19 @@ extension PulseBackend {
         guard let server = server.withLock({ $0 }) else { return }
         let (foreign, own) = state.withLock { ($0.streams, $0.ownStreams) }
         var undone = 0
-        for (index, stream) in foreign {
+        for (index, stream) in foreign where stream.carriesOurs {
             if stream.mutedByUs { server.setMute(stream: index, false) }
-            if stream.gain != 1, let volume = stream.ownVolume, volume > 0 {
+            if stream.ducked, let volume = stream.ownVolume, volume > 0 {
                 server.setVolume(stream: index, channels: stream.channels, volume: volume)
             }
-            if stream.mutedByUs || stream.gain != 1 { undone += 1 }
+            undone += 1
         }
-        for (key, stream) in own where stream.isForeign && !key.isRecord {
+        for (key, stream) in own where stream.isForeign && !key.isRecord && stream.carriesOurs {
             if stream.appliedMute == true { server.setMute(stream: key.index, false) }
             if let volume = stream.ownVolume, let applied = stream.appliedVolume, applied != volume {
                 server.setVolume(stream: key.index, channels: stream.channels, volume: volume)
             }
-            if stream.appliedMute == true || (stream.appliedVolume.map { $0 != stream.ownVolume } ?? false) { undone += 1 }
+            undone += 1
         }
         server.flush()
         if undone > 0 { logger.info("stopping: our mutes and ducks undone (OA6)", metadata: ["streams": "\(undone)"]) }

@@ -84,9 +84,12 @@ extension PulseBackend {
         return calls.claims(program)
     }
 
-    /// CL1: what the call watch is told of a stream of a program that never heard of us.
+    /// CL1: what the call watch is told of a stream of a program that never heard of us: when it
+    /// appears or moves to another device (a monitor's or not), not on every report of it.
     func followForCalls(_ stream: PulseStream) {
         guard stream.isForeign, let program = program(of: stream) else { return }
+        let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
+        guard state.withLock({ $0.followed.updateValue(stream.device, forKey: key) != stream.device }) else { return }
         let facts = CallDetector.Facts(
             name: stream.properties["application.name"] ?? stream.properties["application.process.binary"] ?? "pid \(program)",
             binary: stream.properties["application.process.binary"])

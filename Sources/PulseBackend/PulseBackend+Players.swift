@@ -15,13 +15,24 @@ extension PulseBackend {
     /// The player app a stream belongs to: its `application.process.id`, or the nearest ancestor
     /// of it, that a player app speaks for.
     func playerApp(of stream: PulseStream) -> String? {
-        guard var pid = stream.properties["application.process.id"].flatMap({ Int32($0) }), pid > 1 else { return nil }
-        for _ in 0..<16 {
-            if let app = arbiter.app(forProcess: pid) { return app.rawValue }
-            guard let parent = Self.parent(of: pid), parent > 1 else { return nil }
-            pid = parent
+        arbiter.app(forFirstOf: lineage(of: stream))?.rawValue
+    }
+
+    /// A stream's process and its ancestors, nearest first: read from /proc once per stream, not
+    /// on every report of it (a duck's echo is one).
+    func lineage(of stream: PulseStream) -> [Int32] {
+        let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
+        if let known = state.withLock({ $0.lineages[key] }) { return known }
+        var lineage: [Int32] = []
+        if var pid = stream.properties["application.process.id"].flatMap({ Int32($0) }), pid > 1 {
+            lineage.append(pid)
+            while lineage.count < 16, let parent = Self.parent(of: pid), parent > 1 {
+                lineage.append(parent)
+                pid = parent
+            }
         }
-        return nil
+        state.withLock { $0.lineages[key] = lineage }
+        return lineage
     }
 
     /// A process's parent, from /proc (nil when it is gone).
@@ -46,10 +57,17 @@ extension PulseBackend {
         let owner = owner(of: stream)
         if let app = owner.app {
             var stream = stream
-            // Was other audio: an app's own now, as it was before our duck or mute.
-            if let own = releaseOtherAudio(stream.index) { stream.volume = own }
+            // Was other audio: an app's own now, as it was before our duck or mute (and our writes
+            // known as ours).
+            let released = releaseOtherAudio(stream.index)
+            if let released {
+                if let own = released.ownVolume { stream.volume = own }
+                stream.isMuted = stream.isMuted && released.ownMuted  // our mute was just undone
+            }
             // CL4: a call's streams stay where its program put them (never moved by us).
-            ownStreamPresent(stream, app: app, isCall: { if case .call = owner { true } else { false } }())
+            ownStreamPresent(
+                stream, app: app, isCall: { if case .call = owner { true } else { false } }(),
+                written: released?.written ?? WrittenVolumes())
             return
         }
         if let own = state.withLock({ $0.ownStreams[key] }) {
@@ -68,15 +86,18 @@ extension PulseBackend {
 
     /// A stream of other audio changes hands (a player's, a call's, a hosted session's own now, or
     /// left alone for a system call): it stops being other audio and is given back what it was
-    /// before our duck and mute. Returns its own volume (nil: it was no other audio, or not known).
-    func releaseOtherAudio(_ index: UInt32) -> UInt32? {
-        guard let foreign = state.withLock({ $0.streams[index] }) else { return nil }
+    /// before our duck and mute. Returns it as it was left (nil: it was no other audio).
+    func releaseOtherAudio(_ index: UInt32) -> ForeignStream? {
+        guard var foreign = state.withLock({ $0.streams[index] }) else { return nil }
         if foreign.mutedByUs { setMute(index, false, because: "it is no other audio any more (CL4, PL1)") }
-        if foreign.gain != 1, let own = foreign.ownVolume, own > 0 {
-            server.withLock { $0 }?.setVolume(stream: index, channels: foreign.channels, volume: own)
+        if foreign.ducked, let own = foreign.ownVolume, own > 0, let server = server.withLock({ $0 }) {
+            foreign.written.wrote(own, number: server.setVolume(stream: index, channels: foreign.channels, volume: own))
         }
+        (foreign.mutedByUs, foreign.ducked) = (false, false)
+        update(index) { $0 = foreign }
+        followLedger(index)  // OA6: nothing of ours left on it
         streamRemoved(index)
-        return foreign.ownVolume
+        return foreign
     }
 
     /// The one door: a player's app connected or departed; its streams change hands.

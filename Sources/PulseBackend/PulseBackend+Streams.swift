@@ -11,26 +11,34 @@ import CPulse
 /// a stream a system session while it plays instead — a call (I4: the built-in rule for
 /// `media.role=phone`) or an alarm — and sets a duck level for its role (POL3).
 ///
-/// Ducks stay out of the server's saved per-role volumes (module-stream-restore, and PipeWire's
-/// restore): a stream starting while others of its role are ducked may start at the ducked
-/// volume the server saved, so its own volume is taken to be the role's volume from before
-/// the duck — it is ducked once, not twice, and comes back to the role's own volume.
+/// OA6: ducks and mutes stay out of the server's saved per-program state (module-stream-restore,
+/// WirePlumber's restore-stream): while a stream carries one, its program's own state is kept
+/// (`SavedStateLedger`) — a stream of it starting meanwhile starts from its own volume, not from
+/// the duck the server may have saved (ducked once, not twice), and a stream ending ducked or
+/// muted has its program's own written back as the saved state.
 extension PulseBackend {
     struct ForeignStream {
         /// POL2: the system session it holds while it plays (a call, an alarm), or nil: other audio.
         var system: SystemSessionKind?
         var role: String?
+        /// OA6: what the server keeps its program's volume and mute under (nil: nothing).
+        var group: String?
         var channels: UInt8
         /// The stream's own volume, before any duck of ours (nil: not known yet).
         var ownVolume: UInt32?
+        /// Its program's own mute, as it started.
+        var ownMuted = false
         var gain: Double = 1
-        /// Volumes we wrote whose change events have not come back yet: an event reporting one
-        /// of them is our own echo, not the user's volume (found by pulse-bench: a stale echo
-        /// taken for the stream's own volume left it ducked).
-        var written: [UInt32] = []
+        /// D1: which reports are ours (`WrittenVolumes`).
+        var written = WrittenVolumes()
+        /// Our last write was a duck (its volume below its own).
+        var ducked = false
         var mutedByUs = false
         /// What the arbiter asks: muted (OA2, I4).
         var muted = false
+
+        /// OA6: a change of ours is on the server now.
+        var carriesOurs: Bool { ducked || mutedByUs }
     }
 
     /// The other-audio id of a foreign stream, and back.
@@ -46,33 +54,8 @@ extension PulseBackend {
 
     func streamPresent(_ stream: PulseStream) {
         guard stream.isForeign else { return }
-        if let known = state.withLock({ $0.streams[stream.index] }) {
-            // PipeWire reports a new stream at volume 0 until its node runs: 0 is not known yet.
-            let wasUnknown = (known.ownVolume ?? 0) == 0
-            // While its role is ducked, what the server reports may be a restored duck: the
-            // stream's own volume stays the role's.
-            let roleVolume = known.role.flatMap { role in state.withLock { $0.roleVolumes[role] } }
-            let updated = update(stream.index) { foreign in
-                if stream.channels > 0 { foreign.channels = stream.channels }
-                if let volume = stream.volume, let echo = foreign.written.firstIndex(of: volume) {
-                    foreign.written.removeFirst(echo + 1)  // ours, and any write it superseded
-                } else if let roleVolume {
-                    foreign.ownVolume = roleVolume
-                } else if known.gain == 1 || wasUnknown, let volume = stream.volume {
-                    // A volume the user set while we had not ducked it is the stream's own from now on.
-                    foreign.ownVolume = volume
-                }
-            }
-            // Ducked before its volume was known: the duck applies now.
-            if wasUnknown, known.gain < 1, let updated {
-                rememberRoleVolume(of: updated)
-                applyGain(stream.index)
-            }
-            return
-        }
+        if state.withLock({ $0.streams[stream.index] }) != nil { return foreignStreamChanged(stream) }
         let role = stream.properties["media.role"]
-        // A role we have ducked: the server may have started this stream at the ducked volume.
-        let ownVolume = role.flatMap { role in state.withLock { $0.roleVolumes[role] } } ?? stream.volume
         let facts = StreamFacts(
             role: role, applicationName: stream.properties["application.name"],
             binary: stream.properties["application.process.binary"])
@@ -90,7 +73,13 @@ extension PulseBackend {
                     metadata: ["stream": "\(stream.index)", "role": "\(role ?? "none")", "policy": "\(origin)"])
             }
         }
-        let foreign = ForeignStream(system: system, role: role, channels: stream.channels, ownVolume: ownVolume)
+        var foreign = ForeignStream(
+            system: system, role: role, group: PulseServer.restoreGroup(of: stream.properties), channels: stream.channels,
+            ownMuted: stream.isMuted)
+        let saved = savedOwn(of: foreign.group)
+        // OA6: started muted by a mute of ours the server saved: ours, undone when the arbiter says so.
+        if let saved, stream.isMuted, !saved.muted { (foreign.ownMuted, foreign.mutedByUs) = (false, true) }
+        let restoredOurs = adoptFirstVolume(of: stream, into: &foreign, saved: saved)
         if let system {
             // One system session of a kind however many streams hold it (several phone streams: one call).
             let holding = state.withLock { $0.streams.values.filter { $0.system == system }.count }
@@ -101,6 +90,7 @@ extension PulseBackend {
             }
         }
         state.withLock { $0.streams[stream.index] = foreign }
+        if restoredOurs { applyGain(stream.index) }
         if system == nil {
             let name = stream.properties["application.name"].flatMap { OtherAudio.isValidLabel($0) ? $0 : nil } ?? ""
             let audio = OtherAudio(
@@ -120,6 +110,7 @@ extension PulseBackend {
 
     func streamRemoved(_ index: UInt32) {
         guard let stream = state.withLock({ $0.streams.removeValue(forKey: index) }) else { return }
+        if let group = stream.group { streamEnded(index, group: group) }  // OA6, if it carried ours
         guard let system = stream.system else {
             arbiter.report(.otherAudioStopped(id: Self.otherAudioID(of: index)))
             return
@@ -131,19 +122,62 @@ extension PulseBackend {
     /// On the queue: the gain and mute the arbiter gives a stream of other audio (D1, C11, OA2, I4).
     func applyControl(_ id: String, gain: Double, muted: Bool) {
         guard let index = Self.streamIndex(of: id), let before = state.withLock({ $0.streams[index] }) else { return }
-        guard
-            let stream = update(
-                index,
-                { stream in
-                    stream.gain = gain
-                    stream.muted = muted
-                })
-        else { return }
-        if gain != before.gain {
-            rememberRoleVolume(of: stream)
-            applyGain(index)
+        update(index) { stream in
+            stream.gain = gain
+            stream.muted = muted
         }
+        if gain != before.gain { applyGain(index) }
         applyMute(index)
+    }
+
+    /// A report of a stream known already: a volume that is not ours is its own from now on (the
+    /// user's, the program's — also while ducked: what the user chose to hear wins until the
+    /// next change of its gain); its first known volume is taken as `adoptFirstVolume` says.
+    private func foreignStreamChanged(_ stream: PulseStream) {
+        var restoredOurs = false
+        var overridden = false
+        var usersVolume: (group: String, volume: UInt32)?
+        let saved = savedOwn(of: state.withLock { $0.streams[stream.index]?.group })
+        let known = update(stream.index) { foreign in
+            if stream.channels > 0 { foreign.channels = stream.channels }
+            // OA6: muted by the server after it appeared (PipeWire restores a moment later), while
+            // its program's own is known unmuted: a mute of ours the server had saved.
+            if stream.isMuted, !foreign.mutedByUs, saved?.muted == false { (foreign.ownMuted, foreign.mutedByUs) = (false, true) }
+            guard let volume = stream.volume, volume > 0 else { return }  // PipeWire's 0: not known yet
+            if foreign.ownVolume == nil {
+                restoredOurs = adoptFirstVolume(of: stream, into: &foreign, saved: saved)
+            } else if case .others(let late) = foreign.written.classify(volume, writesSeen: stream.writesSeen),
+                volume != foreign.ownVolume
+            {
+                foreign.ownVolume = volume
+                overridden = late  // our latest write was made without it: made again
+                if let group = foreign.group { usersVolume = (group, volume) }  // OA6: the saved state to write back
+            }
+        }
+        // PipeWire knows a stream's volume once it runs: ducked before then, the duck applies now.
+        if let known, restoredOurs || overridden || (known.gain < 1 && !known.ducked) { applyGain(stream.index) }
+        if let known, known.mutedByUs, !known.muted, saved != nil { applyMute(stream.index) }
+        if let usersVolume { changeLedger { $0.ownVolume(usersVolume.volume, of: usersVolume.group) } }
+    }
+
+    /// A stream's first known volume: its own, unless a change of ours may have been saved for its
+    /// program (OA6): then the program's own, kept by the ledger. Whether the stream started from
+    /// ours (the server restored a duck or mute of ours): it is given its own.
+    private func adoptFirstVolume(
+        of stream: PulseStream, into foreign: inout ForeignStream, saved: PulseServer.SavedState?
+    ) -> Bool {
+        guard let volume = stream.volume, volume > 0 else { return false }
+        guard let saved else {
+            foreign.ownVolume = volume
+            return false
+        }
+        foreign.ownVolume = saved.volume ?? volume
+        return foreign.ownVolume != volume
+    }
+
+    /// OA6: a group's own state while a change of ours may be saved for it.
+    private func savedOwn(of group: String?) -> PulseServer.SavedState? {
+        group.flatMap { group in state.withLock { $0.ledger.own(of: group) } }
     }
 
     /// Sets the stream's volume to its own volume times its gain, once its own volume is known
@@ -151,21 +185,13 @@ extension PulseBackend {
     private func applyGain(_ index: UInt32) {
         guard let stream = state.withLock({ $0.streams[index] }), let own = stream.ownVolume, own > 0 else { return }
         let volume = pa_sw_volume_multiply(own, pa_sw_volume_from_linear(stream.gain))
-        update(index) { $0.written.append(volume) }
-        server.withLock { $0 }?.setVolume(stream: index, channels: stream.channels, volume: volume)
-    }
-
-    /// While a stream of a role is ducked, the role's own volume is kept for streams that start
-    /// meanwhile; forgotten when none of the role is ducked any more.
-    private func rememberRoleVolume(of stream: ForeignStream) {
-        guard let role = stream.role else { return }
-        state.withLock { state in
-            if stream.gain < 1 {
-                if state.roleVolumes[role] == nil, let own = stream.ownVolume, own > 0 { state.roleVolumes[role] = own }
-            } else if !state.streams.values.contains(where: { $0.role == role && $0.gain < 1 }) {
-                state.roleVolumes[role] = nil
-            }
+        guard let server = server.withLock({ $0 }) else { return }
+        let number = server.setVolume(stream: index, channels: stream.channels, volume: volume)
+        update(index) { stream in
+            stream.written.wrote(volume, number: number)
+            stream.ducked = volume < own
         }
+        followLedger(index)
     }
 
     private func applyMute(_ index: UInt32) {
@@ -176,6 +202,7 @@ extension PulseBackend {
         // muted meanwhile, not even for the moment before it changes hands.
         if mute, isClaimedByACall(StreamKey(index: index, isRecord: false)) { return }
         update(index) { $0.mutedByUs = mute }
+        followLedger(index)
         setMute(
             index, mute,
             because: mute

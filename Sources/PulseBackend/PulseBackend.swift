@@ -36,8 +36,12 @@ public final class PulseBackend: AudioBackend {
         var monitors: Set<UInt32> = []
         /// CL2: each foreign stream's program, read once (`program(of:)`).
         var programs: [StreamKey: Int32] = [:]
-        /// The own volume of each media role some of whose streams are ducked.
-        var roleVolumes: [String: UInt32] = [:]
+        /// PL1: each foreign stream's process and ancestors, read once (`lineage(of:)`).
+        var lineages: [StreamKey: [Int32]] = [:]
+        /// CL1: the device each stream was on when the call watch was last told of it.
+        var followed: [StreamKey: UInt32] = [:]
+        /// OA6: the programs whose saved state may hold a change of ours, with their own.
+        var ledger = SavedStateLedger()
         /// HW7: the default sink.
         var defaultSink: String?
         /// HW7: the sink whose volume the engine's output volume is now (`volumeSink(routingOwner:)`).
@@ -69,6 +73,10 @@ public final class PulseBackend: AudioBackend {
     let closing = Atomic<Bool>(false)
     /// §18: who is in a call, decided by the runtime from the streams reported here.
     let calls: CallWatch
+    /// OA6: the file the ledger's groups are kept in (nil: none; a crash then leaves them).
+    let ledgerPath: String?
+    /// A save of the ledger waits (at most one: it writes the ledger as it is when it runs).
+    let ledgerSavePending = Atomic<Bool>(false)
 
     final class Relay: Sendable {
         let target = Mutex<PulseBackend?>(nil)
@@ -79,10 +87,15 @@ public final class PulseBackend: AudioBackend {
     /// is told media services are lost, and the backend connects again by itself when the
     /// server appears (`PulseBackend+Connection.swift`). Returns once the first attempt is
     /// over and, if it connected, the server's listing is applied.
-    public init(arbiter: Arbiter, server address: String?, logger: Logger) {
+    /// - Parameter ledger: OA6: the file that keeps, across a crash, which programs may have a
+    ///   duck or mute of ours saved by the server (`PulseBackend+SavedStates.swift`); what a
+    ///   previous run left there is written back at connection.
+    public init(arbiter: Arbiter, server address: String?, ledger: String? = nil, logger: Logger) {
         self.arbiter = arbiter
         self.logger = logger
         self.address = address
+        ledgerPath = ledger
+        state.withLock { $0.ledger = Self.loadLedger(from: ledger, logger: logger) }
         let relay = Relay()
         self.relay = relay
         calls = CallWatch(arbiter: arbiter, logger: logger) { relay.target.withLock { $0 }?.playersChanged() }
@@ -104,7 +117,15 @@ public final class PulseBackend: AudioBackend {
         // daemon stops would otherwise have its stream muted again as other audio after the undo).
         closing.store(true, ordering: .sequentiallyConsistent)
         relay.target.withLock { $0 = nil }
-        queue.sync { undoOurChanges() }  // after everything queued before: the last word is ours
+        queue.sync {  // after everything queued before: the last word is ours
+            undoOurChanges()
+            // What streams that ended ducked or muted left saved (a write-back may be on its way).
+            if let server = server.withLock({ $0 }) {
+                server.writeSaved(Array(state.withLock { $0.ledger.groups.values }), wait: true)
+                state.withLock { $0.ledger = SavedStateLedger() }
+                saveLedger()
+            }
+        }
         server.withLock { server in
             server?.close()
             server = nil
@@ -177,7 +198,10 @@ public final class PulseBackend: AudioBackend {
         case .streamPresent(let stream):
             streamReported(stream)  // own, a player's, or other audio (PulseBackend+Players.swift)
         case .streamRemoved(let index, let isRecord):
-            state.withLock { _ = $0.programs.removeValue(forKey: StreamKey(index: index, isRecord: isRecord)) }
+            state.withLock { state in
+                let key = StreamKey(index: index, isRecord: isRecord)
+                (state.programs[key], state.lineages[key], state.followed[key]) = (nil, nil, nil)
+            }
             calls.removed(CallDetector.StreamID(index: index, isCapture: isRecord))
             if ownStreamRemoved(index, isRecord: isRecord) {
                 if !isRecord { hostedStreamRemoved(index) }

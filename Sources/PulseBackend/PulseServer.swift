@@ -28,8 +28,8 @@ public final class PulseServer: @unchecked Sendable {
     public typealias ConnectionError = PulseContext.ConnectionError
 
     private let connection: PulseContext
-    private var mainloop: OpaquePointer { connection.mainloop }
-    private var context: OpaquePointer { connection.context }
+    var mainloop: OpaquePointer { connection.mainloop }
+    var context: OpaquePointer { connection.context }
     private let handler: @Sendable (Event) -> Void
     /// The initial listings not finished yet (main loop's lock held).
     private var pendingListings = 6
@@ -37,6 +37,23 @@ public final class PulseServer: @unchecked Sendable {
     /// through pipewire-pulse (mpv's default output, pw-play) names its process only on its
     /// client, not on the stream as libpulse's clients do.
     private var clientProcesses: [UInt32: [String: String]] = [:]
+    /// The stream volumes written so far (main loop's lock held): a stream's report carries the
+    /// count when the server was asked for it (`PulseStream.writesSeen`), so a report asked before
+    /// a write is known to be older than it (D1: never taken for the user's volume).
+    private var volumeWrites: UInt64 = 0
+
+    /// What a sink input's info request carries to its answer: the server, and the writes sent before.
+    private final class Asked {
+        let server: PulseServer
+        let writes: UInt64
+        let isListing: Bool
+        init(_ server: PulseServer, listing: Bool = false) {
+            self.server = server
+            writes = server.volumeWrites
+            isListing = listing
+        }
+        var pointer: UnsafeMutableRawPointer { Unmanaged.passRetained(self).toOpaque() }
+    }
 
     /// Connects (bounded by libpulse's own timeout) and starts reporting: every existing sink,
     /// source and stream as `present` before it returns, then changes as they happen.
@@ -62,7 +79,7 @@ public final class PulseServer: @unchecked Sendable {
         pa_operation_unref(pa_context_get_client_info_list(context, Self.clientListing, me))
         pa_operation_unref(pa_context_get_sink_info_list(context, Self.sinkListing, me))
         pa_operation_unref(pa_context_get_source_info_list(context, Self.sourceListing, me))
-        pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamListing, me))
+        pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamInfo, Asked(self, listing: true).pointer))
         pa_operation_unref(pa_context_get_source_output_info_list(context, Self.recordStreamListing, me))
         pa_operation_unref(pa_context_get_server_info(context, Self.serverListing, me))
         while pendingListings > 0, pa_context_get_state(context) == PA_CONTEXT_READY { pa_threaded_mainloop_wait(mainloop) }
@@ -85,7 +102,7 @@ public final class PulseServer: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamInfo, me))
+        pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamInfo, Asked(self).pointer))
         pa_operation_unref(pa_context_get_source_output_info_list(context, Self.recordStreamInfo, me))
     }
 
@@ -103,14 +120,7 @@ public final class PulseServer: @unchecked Sendable {
             Unmanaged.passUnretained(answered).toOpaque())
         pa_threaded_mainloop_unlock(mainloop)
         guard let operation else { return }
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        while ContinuousClock.now < deadline {
-            pa_threaded_mainloop_lock(mainloop)
-            let done = answered.done
-            pa_threaded_mainloop_unlock(mainloop)
-            if done { break }
-            usleep(2_000)
-        }
+        waitUntil(timeout: timeout) { answered.done }
         pa_threaded_mainloop_lock(mainloop)
         if !answered.done { pa_operation_cancel(operation) }  // its callback will not run after this
         pa_operation_unref(operation)
@@ -126,13 +136,17 @@ public final class PulseServer: @unchecked Sendable {
         }
     }
 
-    /// Sets every channel of a stream to a volume (`PA_VOLUME_NORM` is 100%).
-    public func setVolume(stream index: UInt32, channels: UInt8, volume: UInt32) {
+    /// Sets every channel of a stream to a volume (`PA_VOLUME_NORM` is 100%); returns the
+    /// write's number (a report of the stream with `writesSeen` at least this reflects it).
+    @discardableResult
+    public func setVolume(stream index: UInt32, channels: UInt8, volume: UInt32) -> UInt64 {
         var levels = pa_cvolume()
         pa_cvolume_set(&levels, UInt32(max(channels, 1)), volume)
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
+        volumeWrites += 1
         if let operation = pa_context_set_sink_input_volume(context, index, &levels, nil, nil) { pa_operation_unref(operation) }
+        return volumeWrites
     }
 
     /// Sets a sink or source, by name, to a slider position (1 = 100%) for its loudest channel,
@@ -189,8 +203,7 @@ public final class PulseServer: @unchecked Sendable {
         }
         if facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue {
             if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index, isRecord: false)) }
-            pa_operation_unref(
-                pa_context_get_sink_input_info(context, index, Self.streamInfo, Unmanaged.passUnretained(self).toOpaque()))
+            pa_operation_unref(pa_context_get_sink_input_info(context, index, Self.streamInfo, Asked(self).pointer))
             return
         }
         if facility == PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT.rawValue {
@@ -249,16 +262,20 @@ public final class PulseServer: @unchecked Sendable {
         return own.merging(process) { mine, _ in mine }
     }
 
+    /// A sink input's info (or a listing's), with the writes sent before it was asked (`Asked`).
     private static let streamInfo: pa_sink_input_info_cb_t = { _, info, end, userdata in
-        guard end == 0, let info = info?.pointee else { return }
-        let server = server(userdata)
-        server.handler(
-            .streamPresent(
-                PulseStream(
-                    index: info.index, device: info.sink, channels: info.volume.channels,
-                    properties: server.streamProperties(info.proplist, client: info.client),
-                    isMuted: info.mute != 0, volume: info.volume.channels > 0 && info.has_volume != 0 ? info.volume.values.0 : nil
-                )))
+        let asked = Unmanaged<Asked>.fromOpaque(userdata!)
+        let server = asked.takeUnretainedValue().server
+        guard end == 0, let info = info?.pointee else {
+            if asked.takeUnretainedValue().isListing { server.listingEnded() }
+            return asked.release()
+        }
+        var stream = PulseStream(
+            index: info.index, device: info.sink, channels: info.volume.channels,
+            properties: server.streamProperties(info.proplist, client: info.client),
+            isMuted: info.mute != 0, volume: info.volume.channels > 0 && info.has_volume != 0 ? info.volume.values.0 : nil)
+        stream.writesSeen = asked.takeUnretainedValue().writes
+        server.handler(.streamPresent(stream))
     }
 
     private static let recordStreamInfo: pa_source_output_info_cb_t = { _, info, end, userdata in
@@ -275,11 +292,6 @@ public final class PulseServer: @unchecked Sendable {
     private static let recordStreamListing: pa_source_output_info_cb_t = { context, info, end, userdata in
         guard end == 0 else { return server(userdata).listingEnded() }
         recordStreamInfo(context, info, end, userdata)
-    }
-
-    private static let streamListing: pa_sink_input_info_cb_t = { context, info, end, userdata in
-        guard end == 0 else { return server(userdata).listingEnded() }
-        streamInfo(context, info, end, userdata)
     }
 
     private static let serverInfo: pa_server_info_cb_t = { _, info, userdata in
@@ -346,7 +358,12 @@ public final class PulseServer: @unchecked Sendable {
         "device.bus", "device.form_factor", "device.class", "device.master_device", "bluetooth.protocol",
         "device.profile.name", "api.bluez5.profile", "device.description",
     ]
-    static let streamKeys = ["media.role", "application.name", PulseStream.appProperty] + processKeys
+    static let streamKeys =
+        [
+            "media.role", "application.name", "application.id", "media.name", PulseServer.restoreIDProperty,
+            PulseStream.appProperty,
+        ]
+        + processKeys
     /// What names a stream's process (on the stream, or on its client).
     static let processKeys = ["application.process.id", "application.process.user", "application.process.binary"]
 

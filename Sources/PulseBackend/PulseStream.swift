@@ -21,6 +21,9 @@ public struct PulseStream: Hashable, Sendable {
     /// The first channel's volume (`PA_VOLUME_NORM` = 65536 is 100%); nil while the server does
     /// not know it yet (PipeWire reports no channels before the stream is negotiated).
     public var volume: UInt32?
+    /// The stream volumes this connection had written when the server was asked for this report
+    /// (`PulseServer.setVolume(stream:…)`): it reflects every one of them, and no later one.
+    public var writesSeen: UInt64 = 0
 
     public init(
         index: UInt32, device: UInt32, channels: UInt8, properties: [String: String], isMuted: Bool, volume: UInt32?,

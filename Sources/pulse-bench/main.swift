@@ -79,10 +79,12 @@ let backend = PulseBackend(arbiter: arbiter, server: address, logger: quiet)
 let navigation = AudioSession(appID: "navigation", transport: .inProcess(arbiter))
 try navigation.setCategory(.playback, options: .duckOthers)
 var ours = Rounds(name: "ours (activation → duck acknowledged)")
+var activation = Rounds(name: "setActive(true) alone")
 var oursDrop = 0.0
 for round in 0..<rounds {
     let start = now()
     try navigation.setActive(true)
+    activation.samples.append(now() - start)
     guard let ducked = observer.waitFor({ ($0.volume ?? normal) < normal && $0.volumeTime > start }) else {
         fail("ours: no duck seen")
     }
@@ -116,6 +118,7 @@ meter.stop()
 
 print("server: \(serverName)")
 print(ours.summary)
+print(activation.summary)
 print(String(format: "  heard: the foreign player %.2f dB (20·log10(%.1f) = %.2f dB)", oursDrop, duckLevel, expectedDrop))
 if loaded {
     print(module.summary)

@@ -38,4 +38,70 @@ struct LeftAsFoundTests {
         usleep(300_000)
         #expect(desktop.streamMuted(of: again) == false, "\(kind): the game's next stream is not muted")
     }
+
+    @Test(
+        "OA6: a program muted by a call and one ducked by a navigation prompt, each ending so, start again as the user left them (a volume the user set meanwhile kept)",
+        arguments: ServerKind.allCases)
+    func endingMutedOrDucked(_ kind: ServerKind) throws {
+        let desktop = try PlayersBridgeTests.Desktop(kind)
+        defer { desktop.stop() }
+        // Muted by a call (I4), ended during it.
+        let game = try desktop.server.play(role: "game", application: "game")
+        #expect(eventually { desktop.streamMuted(of: game) == false })
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.streamMuted(of: game) == true }, "I4: muted by the call")
+        PulseFixture.end(game)
+        try desktop.system(.systemSession(.call, begin: false))
+        let again = try desktop.server.play(role: "game", application: "game")
+        defer { PulseFixture.end(again) }
+        #expect(eventually { desktop.streamMuted(of: again) != nil })
+        usleep(300_000)
+        #expect(
+            desktop.streamMuted(of: again) == false,
+            "\(kind): the game's next stream is not muted\n\(desktop.daemon.log.suffix(3000))")
+        // Ducked by a navigation prompt (D1); the user sets its volume meanwhile; ended ducked.
+        let music = try desktop.server.play(role: "music", application: "music")
+        #expect(eventually { desktop.streamVolume(of: music) == 100 })
+        let navigation = AudioSession(appID: "navigation", transport: desktop.transport)
+        defer { navigation.close() }
+        try navigation.setCategory(.playback, options: .duckOthers)
+        try navigation.setActive(true)
+        #expect(eventually { (desktop.streamVolume(of: music) ?? 100) < 100 }, "D1: ducked")
+        let index = try #require(desktop.streamBlock(of: music)?.split(separator: "\n").first.map(String.init))
+        try desktop.server.pactl(["set-sink-input-volume", index, "60%"])
+        #expect(eventually { desktop.streamVolume(of: music) == 60 }, "the user's volume is heard")
+        PulseFixture.end(music)
+        try navigation.setActive(false)
+        let next = try desktop.server.play(role: "music", application: "music")
+        defer { PulseFixture.end(next) }
+        #expect(eventually { desktop.streamVolume(of: next) != nil })
+        usleep(300_000)
+        #expect(desktop.streamVolume(of: next) == 60, "\(kind): the music's next stream starts at the user's 60 %, not ducked")
+        #expect(desktop.streamMuted(of: next) == false)
+    }
+
+    @Test(
+        "OA6: the daemon killed (SIGKILL) while a program is muted, the program ending meanwhile: the next start writes back its own state",
+        arguments: ServerKind.allCases)
+    func crashLeavesNothing(_ kind: ServerKind) throws {
+        let desktop = try PlayersBridgeTests.Desktop(kind)
+        defer { desktop.stop() }
+        let game = try desktop.server.play(role: "game", application: "game")
+        #expect(eventually { desktop.streamMuted(of: game) == false })
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.streamMuted(of: game) == true }, "I4: muted by the call")
+        usleep(300_000)  // the ledger's file written
+        try desktop.restartDaemon {
+            PulseFixture.end(game)  // ends muted, with no daemon: the server saves the mute
+            usleep(300_000)
+        }
+        #expect(
+            eventually(within: 10) { desktop.daemon.log.contains("left ducked or muted written back (OA6)") },
+            "\(desktop.daemon.log)")
+        let again = try desktop.server.play(role: "game", application: "game")
+        defer { PulseFixture.end(again) }
+        #expect(eventually { desktop.streamMuted(of: again) != nil })
+        usleep(300_000)
+        #expect(desktop.streamMuted(of: again) == false, "\(kind): the game's next stream is not muted")
+    }
 }
