@@ -22,7 +22,10 @@ final class PhoneStream {
         pa_proplist_free(properties)
     }
 
+    /// Disconnects once the stream is ready: the server may announce it before this connection
+    /// has the server's answer, and a stream not ready yet cannot be disconnected (it would stay).
     func close() {
+        while connection.locked({ pa_stream_get_state(stream) == PA_STREAM_CREATING }) { usleep(50) }
         connection.locked {
             pa_stream_disconnect(stream)
             pa_stream_unref(stream)
