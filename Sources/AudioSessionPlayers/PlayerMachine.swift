@@ -48,6 +48,9 @@ public struct PlayerMachine: Sendable {
         case status(PlayerID, Status)
         /// Its track (`Metadata`'s `mpris:trackid`) changed.
         case newTrack(PlayerID)
+        /// PL3 (revision 5): it says it can pause, or control, now — followed as it changes (a
+        /// player says `CanPause` false until its first track is loaded); nil: unchanged.
+        case abilities(PlayerID, canPause: Bool?, canControl: Bool?)
         /// It sent `Seeked` with this position (µs), at this time (ns, a monotonic clock): a seek,
         /// or an announcement of where it already is (PL5 as revised).
         case seeked(PlayerID, position: Int64, at: UInt64)
@@ -185,6 +188,10 @@ public struct PlayerMachine: Sendable {
         case .newTrack:
             // PL5: a new track while paused by an interruption ends the claim to resume.
             player.pausedByInterruption = false
+            return []
+        case .abilities(_, let canPause, let canControl):
+            if let canPause { player.canPause = canPause }
+            if let canControl { player.canControl = canControl }
             return []
         case .seeked(_, let position, let now):
             // PL5 (revision 5): a seek only if the position moved — browsers announce where they
@@ -352,7 +359,8 @@ public struct PlayerMachine: Sendable {
 extension PlayerMachine.Input {
     var player: PlayerMachine.PlayerID? {
         switch self {
-        case .appeared(let id, _), .status(let id, _), .newTrack(let id), .seeked(let id, _, _), .position(let id, _, _),
+        case .appeared(let id, _), .status(let id, _), .newTrack(let id), .abilities(let id, _, _), .seeked(let id, _, _),
+            .position(let id, _, _),
             .vanished(let id),
             .notification(let id, _), .activationRefused(let id), .intent(let id, _), .fault(let id, _):
             id

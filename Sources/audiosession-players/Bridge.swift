@@ -35,6 +35,12 @@ final class Bridge: @unchecked Sendable {
     private var aliases: [String: PlayerMachine.PlayerID] = [:]
     /// The last track id seen of each player (a new one is PL5's "changed its track").
     private var tracks: [PlayerMachine.PlayerID: String] = [:]
+    /// PL6 (revision 5): players not ready yet — their name taken, their object not exported —
+    /// by bus name: their owner, when they first answered so, and when they are asked again.
+    private var notReady: [String: (owner: String, since: ContinuousClock.Instant, next: ContinuousClock.Instant)] = [:]
+    /// How long a player may answer "no such object" before it is faulty, and how often it is asked again.
+    static let readyWithin = Duration.seconds(5)
+    static let askAgainEvery = Duration.milliseconds(250)
     private let inbox = Mutex<[PlayerMachine.Input]>([])
     /// When each player's last `interruption began` reached the bridge (for the debug log's
     /// figure: the bridge's own time to the Pause it sends).
@@ -114,17 +120,32 @@ final class Bridge: @unchecked Sendable {
                 // MS2: a daemon started again gives the player's app its intent again (its file may differ).
                 if case .notification(let id, .mediaServicesReset) = input { carryOut(feed(intent(of: id))) }
             }
+            askNotReadyAgain()
             guard bus.process() else { return }
             var fds = [
                 pollfd(fd: bus.descriptor, events: bus.events, revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
-            _ = poll(&fds, 2, bus.timeoutMilliseconds)
+            _ = poll(&fds, 2, timeout(bus.timeoutMilliseconds))
             if fds[1].revents != 0 {
                 var count: UInt64 = 0
                 _ = read(wake, &count, 8)
             }
         }
+    }
+
+    /// PL6: the players not ready yet whose time to be asked again has come.
+    private func askNotReadyAgain() {
+        let now = ContinuousClock.now
+        for (name, entry) in notReady where entry.next <= now { discover(name) }
+    }
+
+    /// The poll's timeout: the bus's, or sooner when a player not ready yet is to be asked again.
+    private func timeout(_ bus: Int32) -> Int32 {
+        guard let next = notReady.values.map(\.next).min() else { return bus }
+        let left = next - .now
+        let milliseconds = max(0, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+        return bus < 0 ? milliseconds : min(bus, milliseconds)
     }
 
     /// From a session's queue: an input for the loop.
@@ -140,6 +161,7 @@ final class Bridge: @unchecked Sendable {
     private func nameOwnerChanged(_ message: OpaquePointer) -> Int32 {
         guard let name = message.readString(), let old = message.readString(), let new = message.readString() else { return 0 }
         if Self.isPlayer(name) {
+            notReady[name] = nil
             if !new.isEmpty { discover(name) }
             if !old.isEmpty, let id = player(of: old) {
                 names[id]?.remove(name)
@@ -169,7 +191,10 @@ final class Bridge: @unchecked Sendable {
     }
 
     private func propertiesChanged(_ message: OpaquePointer) -> Int32 {
-        guard let connection = message.readSenderID(), let sender = player(of: connection), let interface = message.readString(),
+        guard let connection = message.readSenderID() else { return 0 }
+        // PL6: a player not ready yet announcing its properties has exported its object: asked now.
+        for (name, entry) in notReady where entry.owner == connection { discover(name) }
+        guard let sender = player(of: connection), let interface = message.readString(),
             interface == Self.playerInterface
         else { return 0 }
         var inputs: [PlayerMachine.Input] = []
@@ -187,6 +212,10 @@ final class Bridge: @unchecked Sendable {
                 if let track = Self.trackID(message), tracks.updateValue(track, forKey: sender) != track {
                     inputs.append(.newTrack(sender))
                 }
+            case ("CanPause", "b"):  // PL3 (revision 5): what it can do now
+                inputs.append(.abilities(sender, canPause: message.readBool(), canControl: nil))
+            case ("CanControl", "b"):
+                inputs.append(.abilities(sender, canPause: nil, canControl: message.readBool()))
             default:
                 break
             }
@@ -236,10 +265,14 @@ final class Bridge: @unchecked Sendable {
     /// is waited for 1 s at most (PL6).
     private func discover(_ name: String) {
         guard let bus else { return }
+        var ownerOfName: String?
+        var stillNotReady = false
+        defer { if !stillNotReady { notReady[name] = nil } }
         do {
             let owner = try bus.callBus("GetNameOwner", [name])
             defer { sd_bus_message_unref(owner) }
             guard let id = owner.readString() else { return }
+            ownerOfName = id
             if let known = player(of: id) {
                 names[known]?.insert(name)  // its second name: one player is one connection
                 return
@@ -281,6 +314,19 @@ final class Bridge: @unchecked Sendable {
                             busName: name, identity: identity, processID: Int32(pid), uid: uid, status: status,
                             canPause: canPause, canControl: canControl))))
         } catch {
+            // PL6 (revision 5): "no such object" in its first seconds is a player not ready yet.
+            let now = ContinuousClock.now
+            if let owner = ownerOfName, error.isNoSuchObject {
+                let since = notReady[name].flatMap { $0.owner == owner ? $0.since : nil } ?? now
+                if now - since < Self.readyWithin {
+                    if notReady[name] == nil {
+                        logger.info("a player is not ready yet; asked again (PL6)", metadata: ["player": "\(name)"])
+                    }
+                    notReady[name] = (owner, since, now + Self.askAgainEvery)
+                    stillNotReady = true
+                    return
+                }
+            }
             logger.warning(
                 "a player did not answer; it stays other audio (PL6)", metadata: ["player": "\(name)", "error": "\(error)"])
         }

@@ -9,6 +9,16 @@ import Glibc
 final class SessionBus {
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        /// The D-Bus error's name (`org.freedesktop.DBus.Error.UnknownObject`), when the peer answered one.
+        var name: String? = nil
+
+        /// PL6 (revision 5): the peer has no such object, interface, method or property (yet).
+        var isNoSuchObject: Bool {
+            guard let name else { return false }
+            return ["UnknownObject", "UnknownInterface", "UnknownMethod", "UnknownProperty"].contains {
+                name == "org.freedesktop.DBus.Error." + $0
+            }
+        }
     }
 
     let bus: OpaquePointer
@@ -56,8 +66,8 @@ final class SessionBus {
         var reply: OpaquePointer?
         let result = sd_bus_call(bus, message, UInt64(timeout * 1_000_000), &error, &reply)
         guard result >= 0, let reply else {
-            let name = error.message.map { String(cString: $0) } ?? Self.text(result)
-            throw Failure(description: "\(member) of \(destination): \(name)")
+            let text = error.message.map { String(cString: $0) } ?? Self.text(result)
+            throw Failure(description: "\(member) of \(destination): \(text)", name: error.name.map { String(cString: $0) })
         }
         return reply
     }

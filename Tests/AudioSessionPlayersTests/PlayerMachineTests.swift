@@ -39,6 +39,22 @@ struct PlayerMachineTests {
         #expect(machine.handle(.status(Self.mpv, .playing)).isEmpty, "a departed player is forgotten")
     }
 
+    @Test("PL3 (revision 5): abilities are followed as they change: CanPause true after its first track, a call pauses it")
+    func abilitiesFollowed() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer(.stopped, canPause: false)))
+        #expect(machine.handle(.abilities(Self.mpv, canPause: true, canControl: nil)).isEmpty)
+        _ = machine.handle(.status(Self.mpv, .playing))
+        #expect(
+            machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default))) == [.mpris(Self.mpv, .pause)],
+            "paused, not stopped: its position kept")
+        var changing = PlayerMachine()
+        _ = changing.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        _ = changing.handle(.abilities(Self.mpv, canPause: false, canControl: nil))
+        #expect(changing.handle(.notification(Self.mpv, .interruptionBegan(reason: .default))) == [.mpris(Self.mpv, .stop)])
+        #expect(changing.handle(.abilities("nobody", canPause: true, canControl: true)).isEmpty, "an unknown player: nothing")
+    }
+
     @Test("PL3, PL4: a call pauses the playing player; its end with shouldResume plays it again")
     func callPausesAndResumes() {
         var machine = PlayerMachine()

@@ -5,6 +5,7 @@
  *   fake-mpris-player NAME [--status Playing|Paused|Stopped] [--cannot-pause] [--slow-pause MS]
  *                          [--fail-pause] [--malformed-status] [--replays-after MS]
  *                          [--two-connections] [--seeked-on-pause-play]
+ *                          [--can-pause-after-play] [--late-export MS]
  *
  * --cannot-pause: CanPause is false (the bridge must Stop it instead). --slow-pause MS: Pause is
  * answered after MS ms. --fail-pause: Pause answers an error. --malformed-status: PlaybackStatus
@@ -14,6 +15,9 @@
  * --seeked-on-pause-play: as Chromium and Firefox, sends Seeked with its current position on
  * every pause and play. SIGUSR1: the user seeks 60 s ahead (a Seeked that is a seek). Its
  * Position moves on while it plays.
+ * --can-pause-after-play: as VLC before its first track, CanPause is false until its first Play,
+ * then true (announced). --late-export MS: as Firefox, it owns its name MS ms before it exports
+ * its player object (until then the bus answers "no such object"; PL6 revision 5).
  * Each change of status is announced (PropertiesChanged) and printed with the time
  * ("status Paused at NS", nanoseconds since 1970: scripts/bench-players reads it). */
 #include <errno.h>
@@ -28,7 +32,8 @@
 #include <unistd.h>
 
 static const char *status = "Playing";
-static int can_pause = 1, fail_pause = 0, malformed = 0;
+static int can_pause = 1, fail_pause = 0, malformed = 0, can_pause_after_play = 0;
+static long late_export_ms = 0;
 static long slow_pause_ms = 0, replay_after_ms = -1;
 static uint64_t replay_at = 0;
 static sd_bus *bus;
@@ -72,6 +77,10 @@ static void set_status(const char *value) {
 }
 
 static int method_play(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    if (can_pause_after_play && !can_pause) {
+        can_pause = 1;
+        sd_bus_emit_properties_changed(bus, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "CanPause", NULL);
+    }
     set_status("Playing");
     return sd_bus_reply_method_return(m, "");
 }
@@ -137,7 +146,7 @@ static const sd_bus_vtable player_vtable[] = {
     SD_BUS_METHOD("Pause", "", "", method_pause, 0),
     SD_BUS_METHOD("Stop", "", "", method_stop, 0),
     SD_BUS_PROPERTY("PlaybackStatus", "s", get_status, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_PROPERTY("CanPause", "b", get_bool, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("CanPause", "b", get_bool, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_PROPERTY("CanControl", "b", get_bool, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("CanPlay", "b", get_bool, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("Metadata", "a{sv}", get_metadata, 0, SD_BUS_VTABLE_PROPERTY_CONST),
@@ -145,13 +154,18 @@ static const sd_bus_vtable player_vtable[] = {
     SD_BUS_VTABLE_END,
 };
 
-/* A connection serving the player under `name`; 0, or -errno. */
+/* The player object on a connection. */
+static void export_player(sd_bus *connection, char *identity) {
+    sd_bus_add_object_vtable(connection, NULL, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", root_vtable, identity);
+    sd_bus_add_object_vtable(connection, NULL, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", player_vtable,
+                             NULL);
+}
+
+/* A connection serving the player under `name` (its object exported now, or later: --late-export); 0, or -errno. */
 static int serve(sd_bus **connection, const char *name, char *identity) {
     int r = sd_bus_open_user(connection);
     if (r < 0) return r;
-    sd_bus_add_object_vtable(*connection, NULL, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", root_vtable, identity);
-    sd_bus_add_object_vtable(*connection, NULL, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", player_vtable,
-                             NULL);
+    if (late_export_ms <= 0) export_player(*connection, identity);
     return sd_bus_request_name(*connection, name, 0);
 }
 
@@ -173,6 +187,8 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--replays-after") == 0 && i + 1 < argc) replay_after_ms = atol(argv[++i]);
         else if (strcmp(argv[i], "--two-connections") == 0) two_connections = 1;
         else if (strcmp(argv[i], "--seeked-on-pause-play") == 0) seeked_on_pause_play = 1;
+        else if (strcmp(argv[i], "--can-pause-after-play") == 0) can_pause_after_play = 1, can_pause = 0;
+        else if (strcmp(argv[i], "--late-export") == 0 && i + 1 < argc) late_export_ms = atol(argv[++i]);
         else {
             fprintf(stderr, "fake-mpris-player: unknown option %s\n", argv[i]);
             return 2;
@@ -202,7 +218,17 @@ int main(int argc, char **argv) {
     }
     printf("ready %s status %s\n", name, status);
     fflush(stdout);
+    uint64_t export_at = late_export_ms > 0 ? now_ms() + (uint64_t)late_export_ms : 0;
     for (;;) {
+        if (export_at && now_ms() >= export_at) {
+            export_at = 0;
+            export_player(bus, identity);
+            printf("exported\n");
+            fflush(stdout);
+            sd_bus_emit_properties_changed(bus, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "PlaybackStatus",
+                                           NULL);
+            continue;
+        }
         r = sd_bus_process(bus, NULL);
         int r2 = second ? sd_bus_process(second, NULL) : 0;
         if ((r < 0 && r != -EINTR) || r2 < 0) return 1;
@@ -222,6 +248,7 @@ int main(int argc, char **argv) {
         }
         if (r > 0 || r2 > 0) continue;
         uint64_t wait = replay_at ? (replay_at > now_ms() ? (replay_at - now_ms()) * 1000 : 0) : UINT64_MAX;
+        if (export_at) wait = export_at > now_ms() ? (export_at - now_ms()) * 1000 : 0;
         if (!second) {
             sd_bus_wait(bus, wait);
             continue;

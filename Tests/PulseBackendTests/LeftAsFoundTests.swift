@@ -46,19 +46,9 @@ struct LeftAsFoundTests {
         let desktop = try PlayersBridgeTests.Desktop(kind)
         defer { desktop.stop() }
         // Muted by a call (I4), ended during it.
-        let game = try desktop.server.play(role: "game", application: "game")
-        #expect(eventually { desktop.streamMuted(of: game) == false })
-        try desktop.system(.systemSession(.call, begin: true))
-        #expect(eventually { desktop.streamMuted(of: game) == true }, "I4: muted by the call")
-        PulseFixture.end(game)
+        PulseFixture.end(try Self.gameMutedByACall(desktop))
         try desktop.system(.systemSession(.call, begin: false))
-        let again = try desktop.server.play(role: "game", application: "game")
-        defer { PulseFixture.end(again) }
-        #expect(eventually { desktop.streamMuted(of: again) != nil })
-        usleep(300_000)
-        #expect(
-            desktop.streamMuted(of: again) == false,
-            "\(kind): the game's next stream is not muted\n\(desktop.daemon.log.suffix(3000))")
+        try Self.expectNextGameUnmuted(desktop)
         // Ducked by a navigation prompt (D1); the user sets its volume meanwhile; ended ducked.
         let music = try desktop.server.play(role: "music", application: "music")
         #expect(eventually { desktop.streamVolume(of: music) == 100 })
@@ -86,10 +76,7 @@ struct LeftAsFoundTests {
     func crashLeavesNothing(_ kind: ServerKind) throws {
         let desktop = try PlayersBridgeTests.Desktop(kind)
         defer { desktop.stop() }
-        let game = try desktop.server.play(role: "game", application: "game")
-        #expect(eventually { desktop.streamMuted(of: game) == false })
-        try desktop.system(.systemSession(.call, begin: true))
-        #expect(eventually { desktop.streamMuted(of: game) == true }, "I4: muted by the call")
+        let game = try Self.gameMutedByACall(desktop)
         usleep(300_000)  // the ledger's file written
         try desktop.restartDaemon {
             PulseFixture.end(game)  // ends muted, with no daemon: the server saves the mute
@@ -98,10 +85,29 @@ struct LeftAsFoundTests {
         #expect(
             eventually(within: 10) { desktop.daemon.log.contains("left ducked or muted written back (OA6)") },
             "\(desktop.daemon.log)")
-        let again = try desktop.server.play(role: "game", application: "game")
-        defer { PulseFixture.end(again) }
+        try Self.expectNextGameUnmuted(desktop)
+    }
+
+    /// A game playing, muted by a call (I4).
+    static func gameMutedByACall(_ desktop: PlayersBridgeTests.Desktop) throws -> pid_t {
+        let game = try desktop.server.play(role: "game", application: "game")
+        #expect(eventually { desktop.streamMuted(of: game) == false })
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.streamMuted(of: game) == true }, "I4: muted by the call")
+        return game
+    }
+
+    /// The game started again: unmuted, as the user left it (it stays playing until the end of the test).
+    static func expectNextGameUnmuted(_ desktop: PlayersBridgeTests.Desktop) throws {
+        let again = try desktop.start(
+            [
+                "/usr/bin/pacat", "--playback", "--raw", "--property=media.role=game",
+                "--property=application.name=game", "/dev/zero",
+            ], log: "game.log")
         #expect(eventually { desktop.streamMuted(of: again) != nil })
         usleep(300_000)
-        #expect(desktop.streamMuted(of: again) == false, "\(kind): the game's next stream is not muted")
+        #expect(
+            desktop.streamMuted(of: again) == false,
+            "\(desktop.server.kind): the game's next stream is not muted\n\(desktop.daemon.log.suffix(3000))")
     }
 }

@@ -331,6 +331,36 @@ struct PlayersBridgeTests {
     }
 
     @Test(
+        "PL3, PL6 (revision 5): a player that can pause only after its first Play is paused, not stopped; one that exports its object late is governed as a player"
+    )
+    func abilitiesAndLateStarters() throws {
+        let desktop = try Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        _ = try desktop.fake("vlclike", ["--status", "Stopped", "--can-pause-after-play"])
+        #expect(eventually { desktop.apps().contains("mpris.vlclike") }, "\(desktop.bridgeLog)")
+        _ = try desktop.playerctl(["-p", "vlclike", "play"])
+        #expect(eventually { desktop.hasApp { $0.app == "mpris.vlclike" && $0.isActive } }, "\(desktop.bridgeLog)")
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.fakeLog("vlclike").contains("status Paused") }, "PL3: paused, its position kept")
+        #expect(
+            !desktop.fakeLog("vlclike").split(separator: "\n").contains { $0.hasPrefix("status Stopped") },
+            "never stopped: \(desktop.fakeLog("vlclike"))")
+        try desktop.system(.systemSession(.call, begin: false))
+        #expect(eventually { desktop.fakeLog("vlclike").split(separator: "\n").last?.hasPrefix("status Playing") == true })
+
+        _ = try desktop.fake("firefoxlike", ["--late-export", "1200"])
+        #expect(eventually { desktop.fakeLog("firefoxlike").contains("exported") })
+        #expect(
+            eventually { desktop.hasApp { $0.app == "mpris.firefoxlike" && $0.isActive } },
+            "PL6: governed once it answers. \(desktop.bridgeLog)")
+        #expect(desktop.bridgeLog.contains("not ready yet"), "logged as not ready, not as faulty")
+        #expect(!desktop.bridgeLog.contains("it stays other audio"), "\(desktop.bridgeLog)")
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.fakeLog("firefoxlike").contains("status Paused") }, "PL3: a call pauses it")
+        try desktop.system(.systemSession(.call, begin: false))
+    }
+
+    @Test(
         "PL3, PL4: a call pauses the playing mpv and its end resumes it; an mpv the user paused before the call stays paused",
         arguments: ServerKind.allCases)
     func callPausesAndResumes(_ kind: ServerKind) throws {
