@@ -16,12 +16,7 @@ enum CallsSection {
     static func read(_ node: YAMLNode, _ fields: YAMLFields) throws(ConfigurationError) -> CallPolicy {
         let values = try fields.mapping(node, "policy.calls", known: keys)
         var policy = CallPolicy()
-        if let node = values["detect"] {
-            guard let text = node.text, ["true", "false"].contains(text) else {
-                throw fields.error("policy.calls.detect must be true or false", at: node)
-            }
-            policy.detect = text == "true"
-        }
+        if let node = values["detect"] { policy.detect = try fields.bool(node, "policy.calls.detect") }
         if let node = values["after-ms"] {
             policy.afterMs = try milliseconds(node, "policy.calls.after-ms (CL2)", in: CallPolicy.afterRange, fields)
         }

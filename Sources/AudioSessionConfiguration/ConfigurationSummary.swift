@@ -47,6 +47,9 @@ public struct ConfigurationSummary {
         }
         lines.append("    any other stream -> other-audio    default (§7)")
         lines.append("  other audio while a non-mixable app session plays: \(policy.otherAudio) (other-audio, OA5)")
+        lines.append(
+            "  players whose headphones go away: \(policy.playersPauseOnDeviceLoss ? "paused" : "play on") (players-pause-on-device-loss, PL8)"
+        )
         let calls = policy.calls
         lines.append(
             "  calls (§18): "

@@ -5,7 +5,7 @@ import AudioSessionRuntime
 /// intend. Every entry is checked as an app's `setCategory` would be (O1, M1), every pattern
 /// read, and an entry that an earlier one hides completely is an error (it could never apply).
 enum PolicySection {
-    static let keys = ["players", "streams", "duck-level-by-role", "other-audio", "calls"]
+    static let keys = ["players", "streams", "duck-level-by-role", "other-audio", "calls", "players-pause-on-device-loss"]
     static let streamKeys = ["match", "session", "system", "other-audio"]
     static let streamMatchKeys = ["role", "application-name", "binary"]
     static let playerKeys = ["match", "category", "mode", "options", "ignore"]
@@ -30,6 +30,9 @@ enum PolicySection {
                 throw fields.error("policy.other-audio (OA5) must be mute, duck or mix, not '\(text)'", at: node)
             }
             policy.otherAudio = treatment
+        }
+        if let node = values["players-pause-on-device-loss"] {
+            policy.playersPauseOnDeviceLoss = try fields.bool(node, "policy.players-pause-on-device-loss")  // PL8
         }
         if let node = values["duck-level-by-role"] {
             guard case .mapping(let pairs, _) = node else {

@@ -38,6 +38,14 @@ struct YAMLFields {
         return ["", "~", "null", "Null", "NULL"].contains(text)
     }
 
+    /// `true` or `false`, else an error naming the field.
+    func bool(_ node: YAMLNode, _ name: String) throws(ConfigurationError) -> Bool {
+        guard let text = node.text, ["true", "false"].contains(text) else {
+            throw error("\(name) must be true or false", at: node)
+        }
+        return text == "true"
+    }
+
     func string(_ node: YAMLNode, _ name: String) throws(ConfigurationError) -> String {
         guard let text = node.text else { throw error("\(name) must be a single value", at: node) }
         return text

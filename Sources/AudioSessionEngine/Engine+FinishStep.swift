@@ -19,6 +19,7 @@ extension Engine {
         repeat { endStaleRoutingChoices(&context) } while interruptMutedMicrophoneUsers(&context)
         stopInputWithoutRoute(&context)
         sendRouteChanges(&context)
+        stopPlayersOnDeviceLoss(&context)  // PL8
         if context.wake {
             // RT11: every active app session is told wakeFromSleep with previous = current.
             for index in activeSessions {

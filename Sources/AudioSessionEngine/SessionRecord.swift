@@ -44,6 +44,8 @@ struct SessionRecord: Hashable, Sendable {
     var resumesAlways = false
     var outputRunning = false
     var inputRunning = false
+    /// PL8: a player's session, paused when its private output goes away.
+    var pausesOnDeviceLoss = false
     /// OA3: whether the last hint sent said begin.
     var hintOn = false
     /// HW3, HW4.

@@ -52,6 +52,15 @@ public struct PortType: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { rawValue }
+
+    /// PL8: a device one person listens to — headphones (a headset's too), Bluetooth, USB — whose
+    /// loss would otherwise move what plays to everyone's speaker.
+    public var isPrivate: Bool {
+        switch kind {
+        case .headphones, .bluetoothA2DPOutput, .bluetoothHFP, .usbAudio: true
+        default: false
+        }
+    }
 }
 
 /// One port of the device: a type, a UID shared by all ports of one accessory, and a name.

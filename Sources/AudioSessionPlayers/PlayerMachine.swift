@@ -48,6 +48,8 @@ public struct PlayerMachine: Sendable {
         case status(PlayerID, Status)
         /// Its track (`Metadata`'s `mpris:trackid`) changed.
         case newTrack(PlayerID)
+        /// PL8: the private device it played through went away, and the daemon stopped its output.
+        case deviceLost(PlayerID)
         /// PL3 (revision 5): it says it can pause, or control, now — followed as it changes (a
         /// player says `CanPause` false until its first track is loaded); nil: unchanged.
         case abilities(PlayerID, canPause: Bool?, canControl: Bool?)
@@ -189,6 +191,12 @@ public struct PlayerMachine: Sendable {
             // PL5: a new track while paused by an interruption ends the claim to resume.
             player.pausedByInterruption = false
             return []
+        case .deviceLost:
+            // PL8: paused, as an iOS player pauses when its headphones are pulled; not by an
+            // interruption, so nothing resumes it (not even the device coming back).
+            guard player.status == .playing else { return [] }
+            player.pausedByInterruption = false
+            return pause(id, &player)
         case .abilities(_, let canPause, let canControl):
             if let canPause { player.canPause = canPause }
             if let canControl { player.canControl = canControl }
@@ -359,7 +367,8 @@ public struct PlayerMachine: Sendable {
 extension PlayerMachine.Input {
     var player: PlayerMachine.PlayerID? {
         switch self {
-        case .appeared(let id, _), .status(let id, _), .newTrack(let id), .abilities(let id, _, _), .seeked(let id, _, _),
+        case .appeared(let id, _), .status(let id, _), .newTrack(let id), .deviceLost(let id), .abilities(let id, _, _),
+            .seeked(let id, _, _),
             .position(let id, _, _),
             .vanished(let id),
             .notification(let id, _), .activationRefused(let id), .intent(let id, _), .fault(let id, _):

@@ -229,6 +229,7 @@ public final class Arbiter: Sendable {
             if case .success = registered, let (chosen, origin) = intent, case .app(let app, _) = hello.role {
                 // The player's category is the table's from its first step; the bridge sets none.
                 state.playerOrigins[app] = origin
+                state.engine.setPausesOnDeviceLoss(app, state.rules.policy.playersPauseOnDeviceLoss)  // PL8
                 let call = AppCall.setCategory(chosen.category, mode: chosen.mode, options: chosen.options)
                 if case .failed(let error) = perform(.app(app, call), &state) {
                     logger.warning("cannot give a player its intent", metadata: ["app": "\(app)", "error": "\(error)"])
@@ -291,6 +292,8 @@ public final class Arbiter: Sendable {
         state.withLock { state in
             state.rules = rules
             for id in state.connections.keys { state.connections[id]?.judge(by: rules.trust) }
+            // PL8: the players present follow the new choice.
+            for app in state.players.keys { state.engine.setPausesOnDeviceLoss(app, rules.policy.playersPauseOnDeviceLoss) }
             if state.engine.otherAudioTreatment != rules.policy.otherAudio {
                 // OA5: the streams playing now get the new choice at once.
                 deliver(state.engine.setOtherAudioTreatment(rules.policy.otherAudio), &state)

@@ -151,6 +151,8 @@ public struct DevicePolicy: Hashable, Sendable {
     public var otherAudio: OtherAudioTreatment
     /// §18 CL6: calls of programs that never heard of us.
     public var calls: CallPolicy
+    /// PL8: players playing through a private device that goes away are paused (the default).
+    public var playersPauseOnDeviceLoss = true
 
     public init(
         streams: [StreamEntry] = [], players: [PlayerEntry] = [], duckLevelByRole: [String: Double] = [:],

@@ -119,6 +119,9 @@ final class Bridge: @unchecked Sendable {
                 carryOut(feed(input))
                 // MS2: a daemon started again gives the player's app its intent again (its file may differ).
                 if case .notification(let id, .mediaServicesReset) = input { carryOut(feed(intent(of: id))) }
+                if case .notification(let id, .routeChange(.oldDeviceUnavailable, let previous, _)) = input {
+                    deviceMayBeLost(id, previous: previous)
+                }
             }
             askNotReadyAgain()
             guard bus.process() else { return }
@@ -148,9 +151,22 @@ final class Bridge: @unchecked Sendable {
         return bus < 0 ? milliseconds : min(bus, milliseconds)
     }
 
+    /// PL8: a player's private output went away; the daemon stopped its output if it is to pause
+    /// (`policy.players-pause-on-device-loss`): then the player is told to.
+    private func deviceMayBeLost(_ id: PlayerMachine.PlayerID, previous: Route) {
+        guard previous.outputs.contains(where: \.type.isPrivate), let session = sessions[id],
+            (try? session.status().isOutputRunning) == false
+        else { return }
+        carryOut(feed(.deviceLost(id)))
+    }
+
     /// From a session's queue: an input for the loop.
     private func post(_ input: PlayerMachine.Input) {
-        if case .notification(let id, .interruptionBegan) = input { interrupted.withLock { $0[id] = .now } }
+        switch input {
+        case .notification(let id, .interruptionBegan), .notification(let id, .routeChange(.oldDeviceUnavailable, _, _)):
+            interrupted.withLock { $0[id] = .now }  // the figure of the Pause that may follow
+        default: break
+        }
         inbox.withLock { $0.append(input) }
         var one: UInt64 = 1
         _ = write(wake, &one, 8)
@@ -406,7 +422,9 @@ final class Bridge: @unchecked Sendable {
             if method != .play, let since = interrupted.withLock({ $0.removeValue(forKey: id) }) {
                 let elapsed = ContinuousClock.now - since
                 let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-                logger.debug("MPRIS \(method.rawValue) sent \(micros) µs after the interruption", metadata: ["player": "\(name)"])
+                logger.debug(
+                    "MPRIS \(method.rawValue) sent \(micros) µs after the interruption or device loss",
+                    metadata: ["player": "\(name)"])
             } else {
                 logger.debug("MPRIS \(method.rawValue)", metadata: ["player": "\(name)"])
             }

@@ -154,6 +154,10 @@ struct PolicyTests {
             ("policy:\n  calls:\n    system: alarm\n", "car.yaml:3", "system must be call"),
             ("policy:\n  calls:\n    detect: maybe\n", "car.yaml:3", "true or false"),
             (
+                "policy:\n  players-pause-on-device-loss: sometimes\n", "car.yaml:2",
+                "players-pause-on-device-loss must be true or false"
+            ),
+            (
                 "policy:\n  calls:\n    programs:\n      - match: {binary: ardour}\n", "car.yaml:4",
                 "one of intent:, system: call or ignore: true"
             ),
@@ -182,6 +186,14 @@ struct PolicyTests {
                     $0.contains("non-mixable app session plays: \(treatment) (other-audio, OA5)")
                 })
         }
+    }
+
+    @Test("PL8: policy.players-pause-on-device-loss is true by default; false turns it off; --check-config says which")
+    func playersPauseOnDeviceLoss() throws {
+        #expect(try Self.parse("policy:\n  streams: []\n").playersPauseOnDeviceLoss)
+        let off = try Self.parse("policy:\n  players-pause-on-device-loss: false\n")
+        #expect(!off.playersPauseOnDeviceLoss)
+        #expect(ConfigurationSummary.policy(off, duckLevel: 0.2).contains { $0.contains("headphones go away: play on") })
     }
 
     @Test("CL6: policy.calls — detection, its times, the intent of a call, and entries by program")

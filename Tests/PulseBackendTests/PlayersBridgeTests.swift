@@ -1,6 +1,7 @@
 import AudioSession
 import AudioSessionWire
 import Foundation
+import Synchronization
 import Testing
 
 /// §16 end to end (issue 27): real mpv players (with mpv-mpris) on a private session bus, a
@@ -358,6 +359,43 @@ struct PlayersBridgeTests {
         try desktop.system(.systemSession(.call, begin: true))
         #expect(eventually { desktop.fakeLog("firefoxlike").contains("status Paused") }, "PL3: a call pauses it")
         try desktop.system(.systemSession(.call, begin: false))
+    }
+
+    @Test(
+        "PL8: headphones out under a playing mpv: paused within 1 s, nothing heard from the speaker meanwhile; plugged back, still paused",
+        arguments: ServerKind.allCases)
+    func headphonesOut(_ kind: ServerKind) throws {
+        let desktop = try Desktop(kind)
+        defer { desktop.stop() }
+        let phones = try desktop.server.load(sink: "phones", "device.form_factor=headphone")
+        let mpv = try desktop.mpv()
+        func route() -> PortType? {
+            (try? desktop.snapshot().apps.first { $0.player != nil })?.route.outputs.first?.type
+        }
+        #expect(eventually { desktop.hasApp { $0.player != nil && $0.isActive } }, "\(desktop.bridgeLog)")
+        #expect(eventually { route() == .headphones }, "RT3: on the headphones")
+        usleep(500_000)
+        let speaker = try desktop.server.recordMonitor(of: "speaker")
+        let heard = Mutex<Double?>(nil)
+        let listening = Thread { heard.withLock { $0 = speaker.level(over: 1.5) } }
+        listening.start()
+        usleep(100_000)
+        let unplugged = Date()
+        try desktop.server.unload(phones)
+        #expect(eventually(within: 3) { desktop.status(mpv.name) == "Paused" }, "PL8: paused. \(desktop.bridgeLog)")
+        let paused = Date().timeIntervalSince(unplugged)
+        #expect(paused < 1, "paused \(paused) s after the unplug")
+        #expect(eventually(within: 3) { heard.withLock { $0 } != nil })
+        let level = heard.withLock { $0 } ?? 0
+        // The tone plays at about -14 dBFS. The server moves the stream to the speaker the moment
+        // the headphones go, before anyone outside it can act; our mute follows within a few tens
+        // of ms (PipeWire applies it to the node a moment after answering): at most such a blip in
+        // 1.5 s (-29 dBFS for 50 ms), where without PL8 mpv plays on at its full level.
+        #expect(level < -29, "\(kind): the speaker heard \(level) dBFS while mpv was being paused")
+        #expect(route() == .speaker)
+        _ = try desktop.server.load(sink: "phones", "device.form_factor=headphone")
+        usleep(1_000_000)
+        #expect(desktop.status(mpv.name) == "Paused", "PL8: nothing resumes it when the headphones come back")
     }
 
     @Test(
