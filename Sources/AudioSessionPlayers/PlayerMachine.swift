@@ -50,6 +50,9 @@ public struct PlayerMachine: Sendable {
         case newTrack(PlayerID)
         /// PL8: the private device it played through went away, and the daemon stopped its output.
         case deviceLost(PlayerID)
+        /// PL9: a claim to resume it that the bridge had before it restarted, still standing (the
+        /// player is where it was paused, on the same track): paused by the interruption again.
+        case claimRestored(PlayerID, position: Int64?)
         /// PL3 (revision 5): it says it can pause, or control, now — followed as it changes (a
         /// player says `CanPause` false until its first track is loaded); nil: unchanged.
         case abilities(PlayerID, canPause: Bool?, canControl: Bool?)
@@ -190,6 +193,11 @@ public struct PlayerMachine: Sendable {
         case .newTrack:
             // PL5: a new track while paused by an interruption ends the claim to resume.
             player.pausedByInterruption = false
+            return []
+        case .claimRestored(_, let position):
+            guard player.status != .playing else { return [] }  // the user played it meanwhile
+            player.pausedByInterruption = true
+            if let position { player.anchor = (position, 0, false) }
             return []
         case .deviceLost:
             // PL8: paused, as an iOS player pauses when its headphones are pulled; not by an
@@ -357,6 +365,14 @@ public struct PlayerMachine: Sendable {
         return [.mpris(id, .stop)]
     }
 
+    /// PL9: the players paused by an interruption that may resume them, with where each was
+    /// paused (µs; nil: not known) — what the bridge keeps across its own restart.
+    public var claims: [PlayerID: Int64?] {
+        var claims: [PlayerID: Int64?] = [:]
+        for (id, player) in players where player.pausedByInterruption { claims[id] = player.anchor?.position }
+        return claims
+    }
+
     /// Whether a player is governed (for status and tests).
     public func governs(_ id: PlayerID) -> Bool { players[id] != nil }
 
@@ -367,7 +383,8 @@ public struct PlayerMachine: Sendable {
 extension PlayerMachine.Input {
     var player: PlayerMachine.PlayerID? {
         switch self {
-        case .appeared(let id, _), .status(let id, _), .newTrack(let id), .deviceLost(let id), .abilities(let id, _, _),
+        case .appeared(let id, _), .status(let id, _), .newTrack(let id), .deviceLost(let id), .claimRestored(let id, _),
+            .abilities(let id, _, _),
             .seeked(let id, _, _),
             .position(let id, _, _),
             .vanished(let id),

@@ -15,6 +15,7 @@ extension Arbiter {
                 state.sequence += 1
                 let sequence = state.sequence
                 state.connectionByApp[app]?.sink.send(.event(.notification(sequence: sequence, notification)))
+                keepForHeldPlayer(app, notification, &state)  // PL9
                 guard !state.subscribers.isEmpty else { continue }
                 let observed = ServerMessage.event(
                     .observed(sequence: sequence, time: configuration.now(), app: app, notification))

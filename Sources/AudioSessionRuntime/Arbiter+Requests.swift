@@ -133,6 +133,14 @@ extension Arbiter {
                     status: status, player: name, kind: kind, policy: state.playerOrigins[app] ?? hosted?.origin,
                     streams: hosted?.streams ?? []))
         }
+        // PL7, PL9: a player's app held for its bridge is still there (its session interrupted).
+        for (app, held) in state.heldPlayers where reader.sees(held.uid) {
+            guard let status = state.engine.status(of: app) else { continue }
+            apps.append(
+                AppSnapshot(
+                    app: app, pid: held.player.processID, uid: held.uid, status: status, player: held.player.identity,
+                    kind: .player, policy: state.playerOrigins[app]))
+        }
         apps.sort { $0.app < $1.app }
         var device = state.engine.deviceStatus
         for index in device.otherAudio.indices where device.otherAudio[index].gain < 1 {

@@ -120,6 +120,8 @@ public final class Arbiter: Sendable {
         var rules: Rules
         /// §16: the player each player app speaks for, by app (PL1).
         var players: [AppID: PlayerClaim] = [:]
+        /// PL9: interrupted players' sessions whose bridge went away, held for it.
+        var heldPlayers: [AppID: HeldPlayer] = [:]
         /// POL3: the media role of each stream of other audio that has one, by id.
         var otherAudioRoles: [String: String] = [:]
         /// POL2: the sessions the daemon hosts for streams, by app.
@@ -212,6 +214,11 @@ public final class Arbiter: Sendable {
                 logger.warning(
                     "refused a hello the trust policy does not allow", metadata: ["peer": "\(peer)", "error": "\(refusal)"])
                 return .failure(refusal)
+            }
+            // PL9: a bridge that comes back for a player whose session was held takes it back.
+            if let taken = takeBack(hello, peer: peer, sink: sink, &state) { return taken }
+            if case .app(let app, _) = hello.role, state.heldPlayers.removeValue(forKey: app) != nil {
+                depart(app, &state)  // held for another process (the player itself was replaced): let go
             }
             var intent: (DevicePolicy.Intent, origin: String)?
             if let player = hello.player {
@@ -313,13 +320,19 @@ public final class Arbiter: Sendable {
             state.subscribers.removeAll { $0 == connection.rawValue }
             guard let app = gone.app else { return }
             state.connectionByApp[app] = nil
-            state.hosted[app] = nil
-            state.playerOrigins[app] = nil
-            if state.players.removeValue(forKey: app) != nil { state.backend?.playersChanged() }
-            let outcome = state.engine.apply(.departure(app))
+            if holdIfInterruptedPlayer(app, uid: gone.peer.uid, &state) { return }  // PL9
+            depart(app, &state)
             logger.debug("app departed", metadata: ["app": "\(app)", "peer": "\(gone.peer)"])
-            deliver(outcome.effects, &state)
         }
+    }
+
+    /// An app without a connection departs (`Step.departure`).
+    func depart(_ app: AppID, _ state: inout State) {
+        state.connectionByApp[app] = nil
+        state.hosted[app] = nil
+        state.playerOrigins[app] = nil
+        if state.players.removeValue(forKey: app) != nil { state.backend?.playersChanged() }
+        deliver(state.engine.apply(.departure(app)).effects, &state)
     }
 
     /// Handles one request of a connection and returns its reply; the events it caused have

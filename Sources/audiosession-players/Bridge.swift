@@ -41,6 +41,11 @@ final class Bridge: @unchecked Sendable {
     /// How long a player may answer "no such object" before it is faulty, and how often it is asked again.
     static let readyWithin = Duration.seconds(5)
     static let askAgainEvery = Duration.milliseconds(250)
+    /// PL9: where the claims to resume are kept, what a previous run left there not yet matched
+    /// to a player found again, and what was last written.
+    private let keptClaims = KeptClaims()
+    private var claimsLeft: [KeptClaim] = []
+    private var claimsWritten: [KeptClaim] = []
     private let inbox = Mutex<[PlayerMachine.Input]>([])
     /// When each player's last `interruption began` reached the bridge (for the debug log's
     /// figure: the bridge's own time to the Pause it sends).
@@ -51,6 +56,11 @@ final class Bridge: @unchecked Sendable {
         self.transport = transport
         self.logger = logger
         wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        claimsLeft = keptClaims.load()
+        claimsWritten = claimsLeft
+        if !claimsLeft.isEmpty {
+            logger.info("claims to resume players kept by the last run (PL9)", metadata: ["players": "\(claimsLeft.count)"])
+        }
     }
 
     /// Serves until the process ends: connects to the bus (again, after it went away), finds the
@@ -329,6 +339,7 @@ final class Bridge: @unchecked Sendable {
                         .init(
                             busName: name, identity: identity, processID: Int32(pid), uid: uid, status: status,
                             canPause: canPause, canControl: canControl))))
+            restoreClaim(of: id, name: name, pid: pid, identity: identity, status: status)
         } catch {
             // PL6 (revision 5): "no such object" in its first seconds is a player not ready yet.
             let now = ContinuousClock.now
@@ -348,12 +359,60 @@ final class Bridge: @unchecked Sendable {
         }
     }
 
+    /// PL9: a player found again that a previous run had paused for an interruption: the claim
+    /// stands if it is still paused where it was, on the same track.
+    private func restoreClaim(of id: String, name: String, pid: UInt32, identity: String, status: PlayerMachine.Status) {
+        guard let index = claimsLeft.firstIndex(where: { $0.processID == pid && $0.identity == identity }) else { return }
+        let kept = claimsLeft.remove(at: index)
+        let position = readPositionNow(of: name)
+        let moved = kept.position.map { kept in position.map { abs($0 - kept) > PlayerMachine.seekTolerance } ?? true } ?? false
+        guard status != .playing, kept.track == tracks[id], !moved else {
+            logger.info(
+                "a kept claim to resume a player is dropped: the user played, seeked or changed its track meanwhile (PL9)",
+                metadata: ["player": "\(name)"])
+            return saveClaims()
+        }
+        logger.info(
+            "a kept claim to resume a player stands: it resumes at the interruption's end (PL9)", metadata: ["player": "\(name)"])
+        carryOut(feed(.claimRestored(id, position: kept.position)))
+    }
+
+    /// A player's `Position` now (µs), waited for 1 s at most; nil when it has none.
+    private func readPositionNow(of name: String) -> Int64? {
+        guard let bus,
+            let reply = try? bus.call(
+                name, Self.objectPath, "org.freedesktop.DBus.Properties", "Get", [Self.playerInterface, "Position"])
+        else { return nil }
+        defer { sd_bus_message_unref(reply) }
+        guard sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "x") > 0 else { return nil }
+        return reply.readInt64()
+    }
+
+    /// PL9: the claims as they stand now (the machine's, and those kept by a previous run not yet
+    /// matched), written when they changed.
+    private func saveClaims() {
+        var claims = claimsLeft
+        for (id, position) in machine.claims {
+            guard let program = programs[id] else { continue }
+            claims.append(KeptClaim(processID: program.pid, identity: program.identity, track: tracks[id], position: position))
+        }
+        claims.sort { ($0.processID, $0.identity) < ($1.processID, $1.identity) }
+        guard claims != claimsWritten else { return }
+        do {
+            try keptClaims.save(claims)
+            claimsWritten = claims
+        } catch {
+            logger.warning("cannot keep the claims to resume players (PL9)", metadata: ["error": "\(error)"])
+        }
+    }
+
     // MARK: What the machine says
 
     /// One input to the machine (logged at debug); its commands.
     private func feed(_ input: PlayerMachine.Input) -> [PlayerMachine.Command] {
         let commands = machine.handle(input)
         logger.debug("\(input) → \(commands)")
+        saveClaims()
         return commands
     }
 

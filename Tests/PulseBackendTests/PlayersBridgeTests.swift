@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionRuntime
 import AudioSessionWire
 import Foundation
 import Synchronization
@@ -15,6 +16,7 @@ struct PlayersBridgeTests {
         let busAddress: String
         private(set) var busPID: pid_t = 0
         private var children: [pid_t] = []
+        private(set) var bridgePID: pid_t = 0
         let tone: String
 
         init(_ kind: ServerKind, config: String? = nil) throws {
@@ -24,17 +26,30 @@ struct PlayersBridgeTests {
             do {
                 daemon = try FlappingServerTests.Daemon(server: server.server, config: config)
                 try startBus()
-                children.append(
-                    try spawn(
-                        [
-                            FlappingServerTests.executable("audiosession-players"), "--socket", daemon.socket, "--log-level",
-                            "debug",
-                        ],
-                        log: "bridge.log"))
+                try startBridge()
             } catch {
                 server.stop()
                 throw error
             }
+        }
+
+        /// The players bridge, its log in bridge.log (appended to when it is started again).
+        func startBridge() throws {
+            bridgePID = try spawn(
+                [FlappingServerTests.executable("audiosession-players"), "--socket", daemon.socket, "--log-level", "debug"],
+                log: "bridge.log")
+            children.append(bridgePID)
+        }
+
+        /// PL9: the bridge stopped with a signal (SIGKILL: a crash; SIGTERM: an upgrade) and, after
+        /// `meanwhile`, started again.
+        func restartBridge(_ signal: Int32, _ meanwhile: () throws -> Void = {}) throws {
+            kill(bridgePID, signal)
+            var status: Int32 = 0
+            waitpid(bridgePID, &status, 0)
+            children.removeAll { $0 == bridgePID }
+            try meanwhile()
+            try startBridge()
         }
 
         /// The daemon killed (MS1) and, with `startAgain`, a new one on the same socket (MS2).
@@ -146,11 +161,20 @@ struct PlayersBridgeTests {
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_addopen(&actions, 1, "\(server.directory)/\(log)", O_WRONLY | O_CREAT | O_APPEND, 0o600)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            // No signal blocked in the program (a test's thread may have some blocked: the bridge
+            // must see SIGTERM as systemd would send it).
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t()
+            sigemptyset(&none)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
             var pid: pid_t = 0
             let argv = arguments.map { strdup($0) } + [nil]
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer { (argv + envp).forEach { free($0) } }
-            guard posix_spawn(&pid, argv[0]!, &actions, nil, argv, envp) == 0 else {
+            guard posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, envp) == 0 else {
                 throw PulseFixture.StartError(description: "cannot start \(arguments[0])")
             }
             return pid
@@ -396,6 +420,56 @@ struct PlayersBridgeTests {
         _ = try desktop.server.load(sink: "phones", "device.form_factor=headphone")
         usleep(1_000_000)
         #expect(desktop.status(mpv.name) == "Paused", "PL8: nothing resumes it when the headphones come back")
+    }
+
+    @Test(
+        "PL9: the bridge killed or stopped during a call and started again: the mpv it paused plays at the call's end; one the user seeked meanwhile stays paused",
+        arguments: [SIGKILL, SIGTERM])
+    func bridgeRestartKeepsClaims(_ signal: Int32) throws {
+        let desktop = try Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        let mpv = try desktop.mpv()
+        #expect(eventually { desktop.hasApp { $0.player != nil && $0.isActive } }, "\(desktop.bridgeLog)")
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.status(mpv.name) == "Paused" }, "PL3")
+        usleep(300_000)  // its position read, its claim kept
+        try desktop.restartBridge(signal)
+        #expect(eventually { desktop.bridgeLog.contains("a kept claim to resume a player stands") }, "\(desktop.bridgeLog)")
+        #expect(desktop.daemonLog.contains("taken back (PL9)"), "\(desktop.daemonLog)")
+        try desktop.system(.systemSession(.call, begin: false))
+        #expect(eventually { desktop.status(mpv.name) == "Playing" }, "PL4 across the bridge's restart. \(desktop.bridgeLog)")
+
+        // The user seeks while the bridge is away: the claim ends, mpv stays paused. (Active again
+        // first: a call that came before its activation would refuse its playing, PL2.)
+        #expect(eventually { desktop.hasApp { $0.player != nil && $0.isActive } })
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.status(mpv.name) == "Paused" })
+        usleep(300_000)
+        try desktop.restartBridge(signal) {
+            _ = try desktop.playerctl(["-p", mpv.name, "position", "5+"])  // within the 20 s tone
+            usleep(300_000)
+        }
+        #expect(eventually { desktop.bridgeLog.contains("a kept claim to resume a player is dropped") }, "\(desktop.bridgeLog)")
+        try desktop.system(.systemSession(.call, begin: false))
+        usleep(1_500_000)
+        #expect(desktop.status(mpv.name) == "Paused", "the user's seek ended the claim")
+    }
+
+    @Test("PL9: a bridge that does not come back within the grace: the held player's app departs, its stream other audio")
+    func heldPlayerReleased() throws {
+        let desktop = try Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        let mpv = try desktop.mpv()
+        #expect(eventually { desktop.hasApp { $0.player != nil && $0.isActive } }, "\(desktop.bridgeLog)")
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.status(mpv.name) == "Paused" })
+        kill(desktop.bridgePID, SIGKILL)
+        #expect(eventually { desktop.daemonLog.contains("its session held for it (PL9)") }, "\(desktop.daemonLog)")
+        #expect(desktop.apps().contains("mpris.mpv"), "held")
+        let grace = Double(Arbiter.heldPlayerGrace.components.seconds)
+        #expect(eventually(within: grace + 5) { !desktop.apps().contains("mpris.mpv") }, "departed after the grace")
+        #expect(desktop.daemonLog.contains("did not come back"))
+        try desktop.system(.systemSession(.call, begin: false))
     }
 
     @Test(
