@@ -55,6 +55,37 @@ struct PlayerMachineTests {
         #expect(changing.handle(.abilities("nobody", canPause: true, canControl: true)).isEmpty, "an unknown player: nothing")
     }
 
+    @Test("PL8: headphones out pause a playing player, never one the user paused; nothing resumes it")
+    func deviceLost() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        #expect(machine.handle(.deviceLost(Self.mpv)) == [.mpris(Self.mpv, .pause)])
+        #expect(machine.handle(.status(Self.mpv, .paused)) == [.deactivate(Self.mpv)], "our Pause's echo: deactivated")
+        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty, "no claim")
+        var paused = PlayerMachine()
+        _ = paused.handle(.appeared(Self.mpv, Self.mpvPlayer(.paused)))
+        #expect(paused.handle(.deviceLost(Self.mpv)).isEmpty, "paused by the user: left so")
+    }
+
+    @Test("PL9: a claim kept across the bridge's restart resumes the player; the user playing, or the daemon's reset, ends it")
+    func claimsKept() {
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer(.paused)))
+        _ = machine.handle(.claimRestored(Self.mpv, position: 42_000_000))
+        #expect(machine.claims[Self.mpv] == .some(42_000_000), "kept again, with where it was")
+        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))) == [.mpris(Self.mpv, .play)])
+        var reset = PlayerMachine()
+        _ = reset.handle(.appeared(Self.mpv, Self.mpvPlayer(.paused)))
+        _ = reset.handle(.claimRestored(Self.mpv, position: nil))
+        _ = reset.handle(.notification(Self.mpv, .mediaServicesReset))
+        #expect(reset.claims.isEmpty, "MS2: the reset ended it")
+        #expect(reset.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty)
+        var played = PlayerMachine()
+        _ = played.handle(.appeared(Self.mpv, Self.mpvPlayer(.playing)))
+        _ = played.handle(.claimRestored(Self.mpv, position: 1))
+        #expect(played.claims.isEmpty, "playing when found again: the user played it")
+    }
+
     @Test("PL3, PL4: a call pauses the playing player; its end with shouldResume plays it again")
     func callPausesAndResumes() {
         var machine = PlayerMachine()

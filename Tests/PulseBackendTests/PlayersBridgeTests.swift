@@ -386,18 +386,21 @@ struct PlayersBridgeTests {
     }
 
     @Test(
-        "PL8: headphones out under a playing mpv: paused within 1 s, nothing heard from the speaker meanwhile; plugged back, still paused",
-        arguments: ServerKind.allCases)
-    func headphonesOut(_ kind: ServerKind) throws {
+        "PL8: headphones (or a Bluetooth device) out under a playing mpv: paused within 1 s, nothing heard from the speaker meanwhile; plugged back, still paused",
+        arguments: [
+            (ServerKind.pulseaudio, "device.form_factor=headphone"), (.pipewire, "device.form_factor=headphone"),
+            (.pulseaudio, "device.bus=bluetooth"),
+        ])
+    func headphonesOut(_ kind: ServerKind, _ properties: String) throws {
         let desktop = try Desktop(kind)
         defer { desktop.stop() }
-        let phones = try desktop.server.load(sink: "phones", "device.form_factor=headphone")
+        let phones = try desktop.server.load(sink: "phones", properties)
         let mpv = try desktop.mpv()
         func route() -> PortType? {
             (try? desktop.snapshot().apps.first { $0.player != nil })?.route.outputs.first?.type
         }
         #expect(eventually { desktop.hasApp { $0.player != nil && $0.isActive } }, "\(desktop.bridgeLog)")
-        #expect(eventually { route() == .headphones }, "RT3: on the headphones")
+        #expect(eventually { route()?.isPrivate == true }, "RT3: on the headphones (or the Bluetooth device)")
         usleep(500_000)
         let speaker = try desktop.server.recordMonitor(of: "speaker")
         let heard = Mutex<Double?>(nil)
@@ -417,7 +420,7 @@ struct PlayersBridgeTests {
         // 1.5 s (-29 dBFS for 50 ms), where without PL8 mpv plays on at its full level.
         #expect(level < -29, "\(kind): the speaker heard \(level) dBFS while mpv was being paused")
         #expect(route() == .speaker)
-        _ = try desktop.server.load(sink: "phones", "device.form_factor=headphone")
+        _ = try desktop.server.load(sink: "phones", properties)
         usleep(1_000_000)
         #expect(desktop.status(mpv.name) == "Paused", "PL8: nothing resumes it when the headphones come back")
     }
