@@ -320,7 +320,7 @@ public final class Arbiter: Sendable {
             state.subscribers.removeAll { $0 == connection.rawValue }
             guard let app = gone.app else { return }
             state.connectionByApp[app] = nil
-            if holdIfInterruptedPlayer(app, uid: gone.peer.uid, &state) { return }  // PL9
+            if holdIfInterruptedPlayer(app, peer: gone.peer, &state) { return }  // PL9
             depart(app, &state)
             logger.debug("app departed", metadata: ["app": "\(app)", "peer": "\(gone.peer)"])
         }

@@ -37,7 +37,7 @@ struct PlayersBridgeTests {
         func startBridge() throws {
             bridgePID = try spawn(
                 [FlappingServerTests.executable("audiosession-players"), "--socket", daemon.socket, "--log-level", "debug"],
-                log: "bridge.log")
+                log: "bridge.log", unblockingSignals: true)
             children.append(bridgePID)
         }
 
@@ -155,21 +155,25 @@ struct PlayersBridgeTests {
             return pid
         }
 
-        func spawn(_ arguments: [String], log: String) throws -> pid_t {
+        /// - Parameter unblockingSignals: the program starts with no signal blocked (the bridge: it
+        ///   must see SIGTERM as systemd sends it). Otherwise it inherits the test thread's mask,
+        ///   which blocks SIGTERM: mpv then outlives the session bus (its MPRIS plugin's bus
+        ///   connection ends the process with SIGTERM when the bus goes), as the bus tests need.
+        func spawn(_ arguments: [String], log: String, unblockingSignals: Bool = false) throws -> pid_t {
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_addopen(&actions, 1, "\(server.directory)/\(log)", O_WRONLY | O_CREAT | O_APPEND, 0o600)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            // No signal blocked in the program (a test's thread may have some blocked: the bridge
-            // must see SIGTERM as systemd would send it).
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
-            var none = sigset_t()
-            sigemptyset(&none)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+            if unblockingSignals {
+                var none = sigset_t()
+                sigemptyset(&none)
+                posix_spawnattr_setsigmask(&attributes, &none)
+                posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+            }
             var pid: pid_t = 0
             let argv = arguments.map { strdup($0) } + [nil]
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -467,11 +471,12 @@ struct PlayersBridgeTests {
         try desktop.system(.systemSession(.call, begin: true))
         #expect(eventually { desktop.status(mpv.name) == "Paused" })
         kill(desktop.bridgePID, SIGKILL)
-        #expect(eventually { desktop.daemonLog.contains("its session held for it (PL9)") }, "\(desktop.daemonLog)")
-        #expect(desktop.apps().contains("mpris.mpv"), "held")
+        #expect(eventually { desktop.daemonLog.contains("its session held for its bridge (PL9)") }, "\(desktop.daemonLog)")
+        usleep(400_000)
+        #expect(desktop.apps().contains("mpris.mpv"), "held (its bridge's process is gone)")
         let grace = Double(Arbiter.heldPlayerGrace.components.seconds)
         #expect(eventually(within: grace + 5) { !desktop.apps().contains("mpris.mpv") }, "departed after the grace")
-        #expect(desktop.daemonLog.contains("did not come back"))
+        #expect(desktop.daemonLog.contains("its bridge did not come back"))
         try desktop.system(.systemSession(.call, begin: false))
     }
 
@@ -600,7 +605,10 @@ struct PlayersBridgeTests {
         #expect(eventually { desktop.hasApp { $0.player != nil } })
         desktop.killBus()
         #expect(eventually { (try? desktop.snapshot().apps.isEmpty) == true }, "the player's app departed")
-        #expect(eventually { (try? desktop.snapshot().device.otherAudio.count) == 1 }, "its stream is other audio")
+        #expect(
+            eventually { (try? desktop.snapshot().device.otherAudio.count) == 1 },
+            "its stream is other audio: \(String(describing: try? desktop.snapshot().device.otherAudio)) \(desktop.daemonLog.split(separator: "\n").filter { !$0.contains("connection=#") && !$0.contains("monitor") }.suffix(40).joined(separator: "\n"))"
+        )
         let music = AudioSession(appID: "music", transport: desktop.transport)
         try music.setCategory(.playback)  // the daemon serves
         music.close()
