@@ -139,7 +139,9 @@ extension PulseBackend {
             // CL4: a player's stream whose program is (becoming) in a call is about to be the
             // call's: never muted meanwhile (its player is interrupted by that very call).
             if mute, !stream.isCall, isClaimedByACall(key) { continue }
+            var wrote = false
             if mute != stream.appliedMute {
+                wrote = true
                 update(own: key) { $0.appliedMute = mute }
                 // CL7: every mute and unmute logged with its cause (only a change of ours; the
                 // first unmuted state of a new stream is no change).
@@ -157,25 +159,26 @@ extension PulseBackend {
                     let server = server.withLock({ $0 })
                 {
                     let number = server.setVolume(stream: key.index, channels: stream.channels, volume: volume)
+                    wrote = true
                     update(own: key) { own in
                         own.appliedVolume = volume
                         own.written.wrote(volume, number: number)
                     }
                 }
             }
-            followLedger(own: key)
+            // OA6: the ledger follows a change written now, or one on the stream (not every
+            // stream on every step).
+            if wrote || stream.carriesOurs { followLedger(own: key) }
         }
     }
 
     /// On the queue: an own stream's change of ours came or went: the ledger follows (OA6).
     func followLedger(own key: StreamKey) {
         guard let stream = state.withLock({ $0.ownStreams[key] }), let group = stream.group else { return }
-        if stream.carriesOurs {
-            let own = PulseServer.SavedState(group: group, volume: stream.ownVolume, muted: false, channels: stream.channels)
-            changeLedger { $0.carry(key.index, own: own) }
-        } else {
-            settleLedger(key.index, group: group)
-        }
+        followLedger(
+            key.index, group: group,
+            carrying: stream.carriesOurs
+                ? .init(group: group, volume: stream.ownVolume, muted: false, channels: stream.channels) : nil)
     }
 
     /// OA6, on the queue: every mute and duck of ours on a stream that is not a client's undone

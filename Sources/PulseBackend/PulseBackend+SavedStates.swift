@@ -12,17 +12,16 @@ extension PulseBackend {
     /// On the queue: a foreign stream's change of ours came or went: the ledger follows.
     func followLedger(_ index: UInt32) {
         guard let stream = state.withLock({ $0.streams[index] }), let group = stream.group else { return }
-        if stream.carriesOurs {
-            let own = PulseServer.SavedState(
-                group: group, volume: stream.ownVolume, muted: stream.ownMuted, channels: stream.channels)
-            changeLedger { $0.carry(index, own: own) }
-        } else {
-            settleLedger(index, group: group)
-        }
+        followLedger(
+            index, group: group,
+            carrying: stream.carriesOurs
+                ? .init(group: group, volume: stream.ownVolume, muted: stream.ownMuted, channels: stream.channels) : nil)
     }
 
-    /// On the queue: a stream's change of ours was undone: settled a second later (OA6).
-    func settleLedger(_ index: UInt32, group: String) {
+    /// A stream (a foreign or an own one: the server's indexes of both are one) carries a change
+    /// of ours with its program's `own` state, or none any more: then it settles a second later.
+    func followLedger(_ index: UInt32, group: String, carrying own: PulseServer.SavedState?) {
+        if let own { return changeLedger { $0.carry(index, own: own) } }
         guard state.withLock({ $0.ledger.restored(index, group: group) }) else { return }
         queue.asyncAfter(deadline: .now() + .seconds(1)) { [self] in changeLedger { $0.settled(index, group: group) } }
     }
