@@ -5,8 +5,10 @@ import Foundation
 /// The events seen so far (the last 500) and the pages listening for the next ones. What a page
 /// receives is ready to write: `data: EVENT` for a notification, `event: daemon` when the daemon
 /// goes away or comes back, `event: stopped` as the last thing before the live view exits.
+/// A page reads the history first and then subscribes; `subscribe(after:)` replays what came in
+/// between, so no event is lost in that gap (CI once saw a call's interruption missed so).
 actor EventFeed {
-    private var history: [String] = []
+    private var history: [(sequence: UInt64, line: String)] = []
     private var listeners: [Int: AsyncStream<String>.Continuation] = [:]
     private var nextListener = 0
     private var stopped = false
@@ -20,7 +22,7 @@ actor EventFeed {
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
         let line = String(decoding: data, as: UTF8.self)
-        history.append(line)
+        history.append((sequence, line))
         if history.count > 500 { history.removeFirst(history.count - 500) }
         for listener in listeners.values { listener.yield("data: \(line)\n\n") }
     }
@@ -30,12 +32,16 @@ actor EventFeed {
         for listener in listeners.values { listener.yield("event: daemon\ndata: \(news)\n\n") }
     }
 
-    func historyJSON() -> String { "[" + history.joined(separator: ",") + "]" }
+    func historyJSON() -> String { "[" + history.map(\.line).joined(separator: ",") + "]" }
 
-    /// A page's stream; once the live view stops, one that says so and ends.
-    func subscribe() -> (AsyncStream<String>, Int) {
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(500))
+    /// A page's stream, starting with the kept events after sequence `after` (none when nil);
+    /// once the live view stops, one that says so and ends.
+    func subscribe(after: UInt64? = nil) -> (AsyncStream<String>, Int) {
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1000))
         nextListener += 1
+        if let after {
+            for event in history where event.sequence > after { continuation.yield("data: \(event.line)\n\n") }
+        }
         if stopped {
             continuation.yield(Self.stoppedMessage)
             continuation.finish()

@@ -89,9 +89,10 @@ struct Live: AsyncParsableCommand {
         router.get("/history") { _, _ in
             Self.response(await feed.historyJSON(), type: "application/json")
         }
-        // `?for=SECONDS` ends the stream after that long (a headless browser's page load must end).
+        // `?for=SECONDS` ends the stream after that long (a headless browser's page load must end);
+        // `?after=SEQUENCE` first sends the kept events after the last one the page read in /history.
         router.get("/events") { request, _ in
-            let (stream, id) = await feed.subscribe()
+            let (stream, id) = await feed.subscribe(after: request.uri.queryParameters.get("after", as: UInt64.self))
             if let seconds = request.uri.queryParameters.get("for", as: Double.self), seconds > 0 {
                 Task {
                     try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))

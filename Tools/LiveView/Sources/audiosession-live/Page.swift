@@ -119,7 +119,9 @@ enum Page {
           await refresh();
           // ?close-after=SECONDS: the pushed events stop after that long (for headless browsers).
           const closeAfter = new URLSearchParams(location.search).get("close-after");
-          const source = new EventSource("/events" + (closeAfter ? "?for=" + closeAfter : ""));
+          // ?after=: the events that came between reading the history and this subscription.
+          const after = history.length ? history[history.length - 1].sequence : 0;
+          const source = new EventSource("/events?after=" + after + (closeAfter ? "&for=" + closeAfter : ""));
           source.onopen = () => { document.getElementById("status").textContent = "live: connected to the daemon"; };
           source.onerror = () => {
             document.getElementById("status").textContent = closeAfter ? "live events ended (close-after)" : "disconnected; retrying…";
