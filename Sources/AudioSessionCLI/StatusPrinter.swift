@@ -18,7 +18,7 @@ enum StatusPrinter {
             lines.append("MEDIA SERVICES LOST since \(time(since)) UTC (the sound server is gone; app calls fail with msrv)")
         }
         lines.append("inputs  " + list(device.inputs))
-        lines.append("outputs " + list(device.outputs))
+        lines.append("outputs " + list(device.outputs) + (device.outputChoice.map { "  (chosen: \($0))" } ?? ""))
         lines.append("routing owner \(owner(device))  route \(device.route)")
         lines.append("system sessions " + (systemSessions.isEmpty ? "-" : systemSessions))
         lines.append("apps \(snapshot.apps.count + snapshot.omittedApps)")
@@ -75,6 +75,7 @@ enum StatusPrinter {
             "inputs": .array(device.inputs.map(port)),
             "outputs": .array(device.outputs.map(port)),
             "routingOwner": JSONValue(device.routingOwner?.rawValue),
+            "outputChoice": JSONValue(device.outputChoice),
             "route": route(device.route),
             "systemSessions": JSONValue(device.systemSessions.map { $0.description }),
             "invariantViolations": JSONValue(snapshot.violations),

@@ -69,7 +69,7 @@ extension Engine {
             silentSwitchOn: device.silentSwitchOn,
             microphoneMuted: device.microphoneMuted,
             duckLevel: duckLevel,
-            otherAudio: otherAudioStatus
+            otherAudio: otherAudioStatus, outputChoice: device.ports.outputChoice
         )
     }
 }

@@ -1,6 +1,6 @@
 import AudioSessionModel
 
-/// System events (SPEC §0, D2, D3, I4, I7, HW6 device side, HW7, RT11 wake, MS2).
+/// System events (SPEC §0, D2, D3, I4, I7, HW6 device side, HW7, RT11 wake, RT13, MS2).
 extension Engine {
     mutating func perform(_ event: SystemEvent, _ context: inout StepContext) throws(SessionError) {
         switch event {
@@ -37,6 +37,10 @@ extension Engine {
             try unplug(uid: uid, &context)
         case .wake:
             context.wake = true
+        case .outputChoice(let uid):
+            try chooseOutput(uid: uid, &context)
+        case .appOutputChoice(let app, let uid):
+            try chooseOutput(for: app, uid: uid, &context)
         case .mediaServicesLost:
             // MS3: a second loss while lost changes nothing.
             guard !mediaServicesLost else { return }

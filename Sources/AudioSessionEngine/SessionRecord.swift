@@ -18,6 +18,8 @@ struct RoutingConfig: Hashable, Sendable {
     var overridesToSpeaker = false
     /// RT8: the accessory number of the preferred input port (0: the built-in microphone).
     var preferredInput: UInt32?
+    /// RT13 (b): the output the user moved the app's audio to (its slot; no UIDs, no references).
+    var chosenOutput: PortSlot?
 }
 
 /// One app's session: its configuration, activity and I/O (SPEC §0, C8 defaults).
@@ -54,6 +56,8 @@ struct SessionRecord: Hashable, Sendable {
     var overridesToSpeaker = false
     /// RT8: the preferred input's accessory number (`PortSlot.accessory`).
     var preferredInput: UInt32?
+    /// RT13 (b): the app's chosen output, the user's (a stream moved by hand).
+    var chosenOutput: PortSlot?
     /// The last output gain sent as an effect (D4).
     var reportedGain: Double = 1
 
@@ -79,11 +83,12 @@ struct SessionRecord: Hashable, Sendable {
     var routingConfig: RoutingConfig {
         RoutingConfig(
             category: category, mode: mode, options: options, overridesToSpeaker: overridesToSpeaker,
-            preferredInput: preferredInput)
+            preferredInput: preferredInput, chosenOutput: chosenOutput)
     }
 
-    /// Whether the session has an override or a preferred input, which later steps may end.
-    var hasRoutingChoice: Bool { overridesToSpeaker || preferredInput != nil }
+    /// Whether the session has an override, a preferred input or a chosen output, which later
+    /// steps may end.
+    var hasRoutingChoice: Bool { overridesToSpeaker || preferredInput != nil || chosenOutput != nil }
 
     /// O3: ambient, or mixWithOthers set or implied.
     var isMixable: Bool { options.contains(.mixWithOthers) }

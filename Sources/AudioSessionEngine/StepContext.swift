@@ -10,6 +10,9 @@ struct StepContext {
         case dataSource
         /// RT11 `override`: the session's own override or preferred-input call.
         case ownChoice(Int)
+        /// RT13: the user chose an output (device-wide, or for one app): `override` for every
+        /// session whose route it moves.
+        case userChoice
     }
 
     /// Phase 0: interruption events and the I/O stops they bring, in the order produced.

@@ -64,6 +64,12 @@ public enum SystemEvent: Hashable, Sendable {
     case mediaServicesReset
     /// MS1, MS3: media services are lost (the sound server went away) until `mediaServicesReset`.
     case mediaServicesLost
+    /// RT13 (a): the user's device-wide output choice (on a sound server, its default output),
+    /// a connected output's UID; `nil`: none (RT3's "last in wins").
+    case outputChoice(uid: String?)
+    /// RT13 (b): the user moved an app's audio to this output (on a sound server, its stream in a
+    /// mixer); `nil` ends the app's choice.
+    case appOutputChoice(AppID, uid: String?)
     /// OA1 **(beyond SPEC)**: a stream of a program that does not use us starts playing (on a
     /// sound server: another app's stream). -50 for an id already playing.
     case otherAudioStarted(OtherAudio)

@@ -24,13 +24,17 @@ public struct DeviceStatus: Hashable, Sendable {
     /// OA1: streams of programs that do not use us, in the order they started, with the gain
     /// and mute the arbiter applies to each.
     public var otherAudio: [OtherAudioStatus]
+    /// RT13 (a): the user's device-wide output choice (on a sound server, its default output),
+    /// by UID, also while its port is away; `nil`: none.
+    public var outputChoice: String?
 
     public init(
         profile: DeviceProfile, inputs: [Port] = [], outputs: [Port] = [], routingOwner: AppID? = nil,
         route: Route = Route(), activeApps: [AppID] = [], systemSessions: [SystemSessionKind] = [], outputVolume: Double = 1,
         isLocked: Bool = false, silentSwitchOn: Bool = false, microphoneMuted: Bool = false, duckLevel: Double = 0.2,
-        otherAudio: [OtherAudioStatus] = []
+        otherAudio: [OtherAudioStatus] = [], outputChoice: String? = nil
     ) {
+        self.outputChoice = outputChoice
         self.profile = profile
         self.inputs = inputs
         self.outputs = outputs

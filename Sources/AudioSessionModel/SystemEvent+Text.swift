@@ -4,7 +4,7 @@ extension SystemEvent {
     /// The verbs a system event starts with.
     package static let verbs = [
         "plug", "unplug", "silent", "lock", "unlock", "call", "alarm", "siri", "mic-mute", "volume", "input-gain", "wake",
-        "media-services", "other-audio",
+        "media-services", "other-audio", "output-choice",
     ]
 
     /// Parses a system event written as text, e.g. `call begin` or `unplug headset-1`.
@@ -58,10 +58,28 @@ extension SystemEvent {
             return .inputGain(uid: uid.text, gain)
         case "wake": return .wake
         case "other-audio": return try parseOtherAudio(&cursor)
+        case "output-choice": return try parseOutputChoice(&cursor)
         default:
             let action = try cursor.next(oneOf: ["reset", "lost"], "a media-services action")
             return action.text == "lost" ? .mediaServicesLost : .mediaServicesReset
         }
+    }
+
+    /// RT13: `output-choice UID|none` (SCENARIOS.md), the device-wide choice; with `app=APP`
+    /// (beyond SCENARIOS.md) the user's choice for that app, as moving its stream in a mixer.
+    private static func parseOutputChoice(_ cursor: inout LineCursor) throws(TextSyntaxError) -> SystemEvent {
+        let port = try cursor.next("an output's UID or none")
+        guard port.text == "none" || Port.isValidUID(port.text) else {
+            throw cursor.error(expected: "an output's UID (letters, digits and . _ : -) or none", found: port)
+        }
+        let uid = port.text == "none" ? nil : port.text
+        guard let argument = cursor.peek else { return .outputChoice(uid: uid) }
+        _ = try cursor.next("")
+        let app = argument.text.dropFirst(4)
+        guard argument.text.hasPrefix("app="), !app.isEmpty, !app.contains(where: { $0 == " " || $0 == "\t" }) else {
+            throw cursor.error(expected: "app=APP", found: argument)
+        }
+        return .appOutputChoice(AppID(String(app)), uid: uid)
     }
 
     /// `other-audio start ID [role=ROLE] [name=NAME]`, `other-audio stop ID` (beyond SCENARIOS.md).

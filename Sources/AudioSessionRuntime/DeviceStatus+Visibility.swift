@@ -22,6 +22,8 @@ extension DeviceStatus {
         "silent switch": .deviceWide, "microphone muted": .deviceWide, "duck level": .deviceWide,
         // A stream whose process is another user's (when the server says whose it is).
         "other audio": .filtered,
+        // RT13 (a): the default output the user chose for the whole device.
+        "output choice": .deviceWide,
     ]
 
     /// The status as read by a reader that sees the apps of the uids `sees` accepts (T4): the

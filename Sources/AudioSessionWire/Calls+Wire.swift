@@ -83,6 +83,13 @@ extension WireWriter {
             write(tag: SystemEventTag.unplug)
             write(uid)
         case .wake: write(tag: SystemEventTag.wake)
+        case .outputChoice(let uid):
+            write(tag: SystemEventTag.outputChoice)
+            write(uid) { $0.write($1) }
+        case .appOutputChoice(let app, let uid):
+            write(tag: SystemEventTag.appOutputChoice)
+            write(app)
+            write(uid) { $0.write($1) }
         case .mediaServicesReset: write(tag: SystemEventTag.mediaServicesReset)
         case .mediaServicesLost: write(tag: SystemEventTag.mediaServicesLost)
         case .inputGain(let uid, let gain):
@@ -153,6 +160,12 @@ extension WireReader {
             return .plug(kind, uid: try readOptional("uid") { r throws(WireError) in try r.readString("uid") })
         case .unplug: return .unplug(uid: try readString("uid"))
         case .wake: return .wake
+        case .outputChoice:
+            return .outputChoice(uid: try readOptional("output choice") { r throws(WireError) in try r.readString("uid") })
+        case .appOutputChoice:
+            let app = try readAppID("app")
+            return .appOutputChoice(
+                app, uid: try readOptional("output choice") { r throws(WireError) in try r.readString("uid") })
         case .mediaServicesReset: return .mediaServicesReset
         case .mediaServicesLost: return .mediaServicesLost
         case .inputGain: return .inputGain(uid: try readString("uid"), try readDouble("input gain"))

@@ -108,6 +108,7 @@ extension DeviceStatus {
         try v.visit("microphone muted", \.microphoneMuted)
         try v.visit("duck level", \.duckLevel)
         try v.visit("other audio", \.otherAudio)
+        try v.visit("output choice", \.outputChoice)
     }
 
     static let blank = DeviceStatus(profile: .iphone)

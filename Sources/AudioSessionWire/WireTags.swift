@@ -25,7 +25,7 @@ enum PreferenceTag: UInt8, CaseIterable { case sampleRate, ioBufferDuration, inp
 
 enum SystemEventTag: UInt8, CaseIterable {
     case silentSwitch, lock, unlock, systemSession, microphoneMute, outputVolume, plug, unplug, wake, mediaServicesReset
-    case inputGain, otherAudioStarted, otherAudioStopped, mediaServicesLost
+    case inputGain, otherAudioStarted, otherAudioStopped, mediaServicesLost, outputChoice, appOutputChoice
 }
 
 extension WireWriter {

@@ -57,7 +57,10 @@ extension PulseBackend {
         }
         // §9.1: after the listing's events (queued behind this), the built-in microphone is listed
         // only if the server has a device for it.
-        queue.async { [self] in followBuiltInMicrophone() }
+        queue.async { [self] in
+            followBuiltInMicrophone()
+            pollPipeWire()  // RT13
+        }
         guard let lostSince else {
             logger.info("connected to the sound server", metadata: ["server": "\(name)"])
             return
@@ -236,6 +239,8 @@ extension PulseBackend.State {
         ownStreams = [:]
         ledger.serverLost()
         defaultSink = nil
+        reportedOutputChoice = nil
+        pollingMoves = false
         volumeSink = nil
         volumes = [true: [:], false: [:]]
         balances = [true: [:], false: [:]]

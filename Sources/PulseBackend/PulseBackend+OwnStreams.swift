@@ -33,6 +33,12 @@ extension PulseBackend {
         /// A program's that never heard of us (a player's, a call's, a hosted stream's), not a
         /// client's: what we write on it is undone when we stop (OA6).
         var isForeign = false
+        /// RT13: the devices we asked the server to move it to, not yet seen (our moves are
+        /// never taken for the user's).
+        var movesAsked: [String] = []
+        /// RT13: where its session's route would have put it when the user moved it to a device
+        /// its app may not use: not moved back while the route says that.
+        var placedByUser: String?
 
         /// OA6: a change of ours is on the server now.
         var carriesOurs: Bool {
@@ -59,8 +65,28 @@ extension PulseBackend {
     /// - Parameter written: what we wrote on it before (as other audio), to know its echoes.
     func ownStreamPresent(_ stream: PulseStream, app: String, isCall: Bool = false, written: WrittenVolumes = .init()) {
         let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
+        var movedByUser: (app: AppID, sink: String)?
         state.withLock { state in
             if var known = state.ownStreams[key] {
+                // RT13 (b): on another sink, and not by a move of ours: the user's.
+                let device = state.names[!stream.isRecord]?[stream.device]
+                if known.device != stream.device {
+                    logger.debug(
+                        "own stream moved",
+                        metadata: [
+                            "stream": "\(stream.index)", "from": "\(state.names[!stream.isRecord]?[known.device] ?? "?")",
+                            "to": "\(device ?? "?")", "asked": "\(known.movesAsked)",
+                        ])
+                }
+                if let device, let ours = known.movesAsked.firstIndex(of: device) {
+                    known.movesAsked.removeFirst(ours + 1)  // where we asked: ours, seen
+                } else if known.device != stream.device, let device {
+                    if !stream.isRecord, !known.isCall, known.app.rawValue == app {
+                        movedByUser = (known.app, device)
+                        known.placedByUser = known.movesAsked.last ?? state.names[true]?[known.device]
+                    }
+                    known.movesAsked = []
+                }
                 if known.app.rawValue != app {
                     // It changed hands (a player's stream is a call's now, or back): what we
                     // applied stays known, so the new keeper's session decides what changes.
@@ -104,6 +130,8 @@ extension PulseBackend {
                     "own stream", metadata: ["stream": "\(stream.index)", "app": "\(app)", "record": "\(stream.isRecord)"])
             }
         }
+        if let movedByUser { userMoved(key, app: movedByUser.app, to: movedByUser.sink) }  // RT13 (b)
+
         reconcileOwnStreams()
     }
 
@@ -123,11 +151,20 @@ extension PulseBackend {
             guard let status = arbiter.status(of: stream.app) else { continue }  // the app is gone: left alone
             if !stream.isCall,
                 let target = deviceName(
-                    for: stream.isRecord ? status.currentRoute.inputs.first : status.currentRoute.outputs.first),
-                state.withLock({ $0.names[!stream.isRecord]?[stream.device] }) != target
+                    for: stream.isRecord ? status.currentRoute.inputs.first : status.currentRoute.outputs.first)
             {
-                server.withLock { $0 }?.move(stream: key.index, isRecord: key.isRecord, to: target)  // RT10
-                logger.debug("moved own stream", metadata: ["stream": "\(key.index)", "to": "\(target)"])
+                // RT13: where the user put it stays while its route says what it said then.
+                let placed = stream.placedByUser
+                if placed != nil, placed != target { update(own: key) { $0.placedByUser = nil } }
+                let current = state.withLock { $0.names[!stream.isRecord]?[stream.device] }
+                // Where the route says: a move asked and not seen is moot (the server put it there).
+                if current == target, !stream.movesAsked.isEmpty { update(own: key) { $0.movesAsked = [] } }
+                // (A move asked and not seen yet is not asked again.)
+                if placed != target, stream.movesAsked.last != target, current != target {
+                    update(own: key) { $0.movesAsked.append(target) }  // RT13: ours, not the user's
+                    server.withLock { $0 }?.move(stream: key.index, isRecord: key.isRecord, to: target)  // RT10
+                    logger.debug("moved own stream", metadata: ["stream": "\(key.index)", "to": "\(target)"])
+                }
             }
             guard !stream.isRecord else { continue }
             var mute = !status.isOutputRunning || status.outputGain == 0  // I1, A5, IO3; D2, D3, D5, C11

@@ -44,6 +44,10 @@ public final class PulseBackend: AudioBackend {
         var ledger = SavedStateLedger()
         /// HW7: the default sink.
         var defaultSink: String?
+        /// RT13 (a): the output choice last told to the engine (`.none`: nothing told yet).
+        var reportedOutputChoice: String??
+        /// RT13, PipeWire: the default and own streams are asked about once a second (`pollPipeWire`).
+        var pollingMoves = false
         /// HW7: the sink whose volume the engine's output volume is now (`volumeSink(routingOwner:)`).
         var volumeSink: String?
         /// HW6, HW7: each sink's (true) and source's volume as last reported (or written), by name.
@@ -209,8 +213,14 @@ public final class PulseBackend: AudioBackend {
                 streamRemoved(index)
             }
         case .defaultSink(let name):
-            state.withLock { $0.defaultSink = name }
+            // (Asked again every second on PipeWire, RT13: nothing to do when it is the same.)
+            guard
+                state.withLock({ state in
+                    defer { state.defaultSink = name }; return state.defaultSink != name
+                })
+            else { return }
             followOutputVolume()
+            followOutputChoice()  // RT13 (a)
         case .lost:
             break  // handled before (`handle(_:of:)`)
         }
@@ -230,6 +240,7 @@ public final class PulseBackend: AudioBackend {
         switch device.role {
         case .builtInSpeaker:
             state.withLock { $0.builtInSpeaker = device.name }
+            followOutputChoice()  // RT13 (a): the default may be it
         case .builtInMicrophone:
             state.withLock { $0.builtInMicrophone = device.name }
         case .ignored(let reason):
@@ -252,6 +263,7 @@ public final class PulseBackend: AudioBackend {
             return
         }
         logger.info("plugged", metadata: ["device": "\(device.name)", "as": "\(kind)"])
+        followOutputChoice()  // RT13 (a): the default may be it
     }
 
     func unplug(_ name: String, because reason: String) {
@@ -261,5 +273,6 @@ public final class PulseBackend: AudioBackend {
             return
         }
         logger.info("unplugged", metadata: ["device": "\(name)", "reason": "\(reason)"])
+        followOutputChoice()  // RT13 (a): the default may have been it
     }
 }

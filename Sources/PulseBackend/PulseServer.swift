@@ -74,14 +74,14 @@ public final class PulseServer: @unchecked Sendable {
             PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
             | PA_SUBSCRIPTION_MASK_SOURCE_OUTPUT.rawValue | PA_SUBSCRIPTION_MASK_SERVER.rawValue
             | PA_SUBSCRIPTION_MASK_CLIENT.rawValue
-        pa_operation_unref(pa_context_subscribe(context, pa_subscription_mask_t(mask), nil, nil))
+        Self.release(pa_context_subscribe(context, pa_subscription_mask_t(mask), nil, nil))
         // The clients first: the server answers in order, so the streams' listings find them.
-        pa_operation_unref(pa_context_get_client_info_list(context, Self.clientListing, me))
-        pa_operation_unref(pa_context_get_sink_info_list(context, Self.sinkListing, me))
-        pa_operation_unref(pa_context_get_source_info_list(context, Self.sourceListing, me))
-        pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamInfo, Asked(self, listing: true).pointer))
-        pa_operation_unref(pa_context_get_source_output_info_list(context, Self.recordStreamListing, me))
-        pa_operation_unref(pa_context_get_server_info(context, Self.serverListing, me))
+        Self.release(pa_context_get_client_info_list(context, Self.clientListing, me))
+        Self.release(pa_context_get_sink_info_list(context, Self.sinkListing, me))
+        Self.release(pa_context_get_source_info_list(context, Self.sourceListing, me))
+        Self.release(pa_context_get_sink_input_info_list(context, Self.streamInfo, Asked(self, listing: true).pointer))
+        Self.release(pa_context_get_source_output_info_list(context, Self.recordStreamListing, me))
+        Self.release(pa_context_get_server_info(context, Self.serverListing, me))
         while pendingListings > 0, pa_context_get_state(context) == PA_CONTEXT_READY { pa_threaded_mainloop_wait(mainloop) }
     }
 
@@ -102,8 +102,8 @@ public final class PulseServer: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_operation_unref(pa_context_get_sink_input_info_list(context, Self.streamInfo, Asked(self).pointer))
-        pa_operation_unref(pa_context_get_source_output_info_list(context, Self.recordStreamInfo, me))
+        Self.release(pa_context_get_sink_input_info_list(context, Self.streamInfo, Asked(self).pointer))
+        Self.release(pa_context_get_source_output_info_list(context, Self.recordStreamInfo, me))
     }
 
     /// Waits until the server has handled every request sent before this call, or `timeout`
@@ -125,6 +125,26 @@ public final class PulseServer: @unchecked Sendable {
         if !answered.done { pa_operation_cancel(operation) }  // its callback will not run after this
         pa_operation_unref(operation)
         pa_threaded_mainloop_unlock(mainloop)
+    }
+
+    /// Asks for a playback stream's state again; the answer is reported as `streamPresent`.
+    public func askAgain(stream index: UInt32) {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        Self.release(pa_context_get_sink_input_info(context, index, Self.streamInfo, Asked(self).pointer))
+    }
+
+    /// Asks for the server's defaults again; the answer is reported as `defaultSink`.
+    public func askDefaults() {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        Self.release(pa_context_get_server_info(context, Self.serverInfo, Unmanaged.passUnretained(self).toOpaque()))
+    }
+
+    /// Lets go of a request's operation; none (nil) when the context failed — the server went
+    /// away between our last event and the request, and libpulse asserts on unref'ing nil.
+    static func release(_ operation: OpaquePointer?) {
+        if let operation { pa_operation_unref(operation) }
     }
 
     /// Mutes or unmutes a stream (the main loop's lock is taken; not from a libpulse callback).
@@ -191,24 +211,24 @@ public final class PulseServer: @unchecked Sendable {
         let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
         let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
         if facility == PA_SUBSCRIPTION_EVENT_SERVER.rawValue {
-            pa_operation_unref(pa_context_get_server_info(context, Self.serverInfo, Unmanaged.passUnretained(self).toOpaque()))
+            Self.release(pa_context_get_server_info(context, Self.serverInfo, Unmanaged.passUnretained(self).toOpaque()))
             return
         }
         if facility == PA_SUBSCRIPTION_EVENT_CLIENT.rawValue {
             // A client comes before its streams: its answer comes before theirs.
             if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return _ = clientProcesses.removeValue(forKey: index) }
-            pa_operation_unref(
+            Self.release(
                 pa_context_get_client_info(context, index, Self.clientInfo, Unmanaged.passUnretained(self).toOpaque()))
             return
         }
         if facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue {
             if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index, isRecord: false)) }
-            pa_operation_unref(pa_context_get_sink_input_info(context, index, Self.streamInfo, Asked(self).pointer))
+            Self.release(pa_context_get_sink_input_info(context, index, Self.streamInfo, Asked(self).pointer))
             return
         }
         if facility == PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT.rawValue {
             if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index, isRecord: true)) }
-            pa_operation_unref(
+            Self.release(
                 pa_context_get_source_output_info(
                     context, index, Self.recordStreamInfo, Unmanaged.passUnretained(self).toOpaque()))
             return
@@ -218,9 +238,9 @@ public final class PulseServer: @unchecked Sendable {
         if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.removed(index: index, isSink: isSink)) }
         let me = Unmanaged.passUnretained(self).toOpaque()
         if isSink {
-            pa_operation_unref(pa_context_get_sink_info_by_index(context, index, Self.sinkInfo, me))
+            Self.release(pa_context_get_sink_info_by_index(context, index, Self.sinkInfo, me))
         } else {
-            pa_operation_unref(pa_context_get_source_info_by_index(context, index, Self.sourceInfo, me))
+            Self.release(pa_context_get_source_info_by_index(context, index, Self.sourceInfo, me))
         }
     }
 

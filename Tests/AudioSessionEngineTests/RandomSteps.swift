@@ -91,6 +91,12 @@ enum RandomSteps {
             case 2: return .departure(app)
             case 3: return .system(.otherAudioStarted(OtherAudio(id: "pulse:\((choice / 200) % 3)", role: "music")))
             case 4: return .system(.otherAudioStopped(id: "pulse:\((choice / 200) % 3)"))
+            case 5:  // RT13 (a)
+                return .system(
+                    .outputChoice(uid: [nil, "built-in-speaker", "headphones-1", "usb-1", "hdmi-1"][(choice / 200) % 5]))
+            case 6:  // RT13 (b)
+                return .system(
+                    .appOutputChoice(app, uid: [nil, "built-in-speaker", "headphones-1", "bt-a2dp-1"][(choice / 200) % 4]))
             default: return .app(app, .setActive(true))
             }
         }

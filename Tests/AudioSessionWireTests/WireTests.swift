@@ -36,7 +36,8 @@ enum Samples {
         .microphoneMute(on: true), .outputVolume(0.3), .plug(.headset), .plug(.usb, uid: "usb-x"),
         .unplug(uid: "headset-1"), .wake, .mediaServicesReset, .inputGain(uid: "headset-1", 0.25),
         .otherAudioStarted(OtherAudio(id: "pulse:7", name: "Firefox", role: "music")), .otherAudioStarted(OtherAudio(id: "x")),
-        .otherAudioStopped(id: "pulse:7"),
+        .otherAudioStopped(id: "pulse:7"), .outputChoice(uid: "hdmi-1"), .outputChoice(uid: nil),
+        .appOutputChoice(AppID("com.example.music"), uid: "built-in-speaker"), .appOutputChoice(AppID("a"), uid: nil),
     ]
 
     static let notifications: [SessionNotification] = [
@@ -166,12 +167,12 @@ struct TagTableTests {
     func tagsAreTheDocumentedNumbers() throws {
         #expect(CallTag.setInputGain.rawValue == 13 && CallTag.allCases.count == 14)
         #expect(SystemEventTag.inputGain.rawValue == 10 && SystemEventTag.otherAudioStopped.rawValue == 12)
-        #expect(SystemEventTag.mediaServicesLost.rawValue == 13)
+        #expect(SystemEventTag.mediaServicesLost.rawValue == 13 && SystemEventTag.appOutputChoice.rawValue == 15)
         #expect(RequestTag.reset.rawValue == 7 && ReplyTag.device.rawValue == 3 && EventTag.permissionPrompt.rawValue == 4)
         #expect(NotificationTag.recordPermission.rawValue == 7 && ServerMessageTag.closing.rawValue == 3)
         // A request for a system event: message tag 1, id, request tag 3, event tag 8 (wake).
         #expect(ClientMessage.request(id: 1, .system(.wake)).encoded() == [1, 0, 0, 0, 1, 3, 8])
-        #expect(throws: WireError(.unknownTag, "system event: no case 14")) {
+        #expect(throws: WireError(.unknownTag, "system event: no case 16")) {
             try ClientMessage(decoding: [1, 0, 0, 0, 1, 3, UInt8(SystemEventTag.allCases.count)])
         }
         #expect(throws: WireError(.unknownTag, "app call: no case 14")) {

@@ -43,6 +43,9 @@ final class PulseFixture: Sendable {
                 "-L", "module-remap-source master=speaker.monitor source_name=mic source_properties=device.form_factor=internal",
                 "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(directory)/native",
                 "-L", "module-stream-restore",  // saves volumes per media role, as a desktop's PulseAudio does
+                // A device plugged becomes the default output, as on most desktops (RT13: the
+                // default is the user's choice, and the server may make it); null sinks count.
+                "-L", "module-switch-on-connect ignore_virtual=no",
             ]
         case .pipewire:
             let script = """
@@ -81,6 +84,7 @@ final class PulseFixture: Sendable {
                 "load-module", "module-remap-source", "master=speaker.monitor", "source_name=mic",
                 "source_properties=device.form_factor=internal",
             ])
+            try pactl(["load-module", "module-switch-on-connect", "ignore_virtual=no"])
         }
         // PipeWire creates the nodes a moment after the module loads.
         while !(try pactl(["list", "sources", "short"])).contains("\tmic\t") {
@@ -130,8 +134,20 @@ final class PulseFixture: Sendable {
     }
 
     /// Loads a null sink (or source) with device properties; returns the module index.
+    ///
+    /// A plugged device becomes the default output, as module-switch-on-connect makes it on
+    /// PulseAudio (HDMI excepted, its default blocklist). PipeWire's module of that name leaves
+    /// null sinks alone, so there the fixture sets the default as the module would.
     func load(sink name: String, _ properties: String) throws -> String {
-        try pactl(["load-module", "module-null-sink", "sink_name=\(name)", "sink_properties=\(properties)"])
+        let module = try pactl(["load-module", "module-null-sink", "sink_name=\(name)", "sink_properties=\(properties)"])
+        if kind == .pipewire, !properties.contains("form_factor=tv"),
+            try pactl(["list", "short", "modules"]).contains("module-switch-on-connect")
+        {
+            let deadline = Date().addingTimeInterval(5)
+            while !(try pactl(["list", "sinks", "short"])).contains("\t\(name)\t"), Date() < deadline { usleep(20_000) }
+            try pactl(["set-default-sink", name])
+        }
+        return module
     }
 
     /// A source with properties: a remap of the speaker's monitor (module-null-source takes none).

@@ -70,8 +70,10 @@ struct RealServerTests {
         #expect(backend.builtIns.speaker == "speaker")
         #expect(backend.builtIns.microphone == "mic")
 
+        // The server makes the headphones its default output (switch-on-connect, as desktops do):
+        // the route follows the user's choice (RT13, reason override), not the plug itself.
         let phones = try pulse.load(sink: "phones", "device.form_factor=headphone")
-        let plugged = heard.routeChange(.newDeviceAvailable)
+        let plugged = heard.routeChange(.override)
         #expect(plugged?.current.outputs.map(\.uid) == ["phones"])
         #expect(plugged?.current.outputs.map(\.type) == [.headphones])
         let mic = try pulse.load(source: "headset-mic", "device.form_factor=headset")

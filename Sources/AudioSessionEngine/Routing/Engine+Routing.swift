@@ -27,7 +27,12 @@ extension Engine {
     ) -> RouteKey {
         let own = RouteSelection.route(for: config, on: ports)
         guard let owner, owner != index else { return own }
-        return RouteSelection.shown(own: own, category: config.category, owner: ownerRoute)
+        var shown = RouteSelection.shown(own: own, category: config.category, owner: ownerRoute)
+        // RT13 (b): the output the user chose for this app is its own, whoever owns the route.
+        if let chosen = config.chosenOutput, own.outputs != 0, ports.slots[own.outputs.trailingZeroBitCount] == chosen {
+            shown.outputs = own.outputs
+        }
+        return shown
     }
 
     func currentRouteKey(_ index: Int, owner: Int?, ownerRoute: RouteKey, config: RoutingConfig) -> RouteKey {
@@ -135,6 +140,7 @@ extension Engine {
                 case .plug: .newDeviceAvailable
                 case .unplug: .oldDeviceUnavailable
                 case .ownChoice(let caller) where caller == index: .override
+                case .userChoice: .override  // RT13
                 case .dataSource: .routeConfigurationChange
                 case .ownChoice, .other: .categoryChange
                 }

@@ -75,8 +75,9 @@ extension Engine {
         }
     }
 
-    /// After the step: RT7 ends the overrides of every session but a new routing owner, and RT8
-    /// drops preferences whose port is no longer available. Neither is restored later.
+    /// After the step: RT7 ends the overrides of every session but a new routing owner, RT8
+    /// drops preferences whose port is no longer available and RT13 chosen outputs that are gone
+    /// or no longer eligible. None is restored later.
     mutating func endStaleRoutingChoices(_ context: inout StepContext) {
         guard !sessionsWithRoutingChoice.isEmpty else { return }
         let owner = routingOwner
@@ -88,6 +89,10 @@ extension Engine {
             }
             if session.preferredInput != nil, !isPreferredInputAvailable(index) {
                 reconfigure(index, &context) { $0.preferredInput = nil }
+            }
+            // RT13 (b): a chosen output gone away or no longer eligible (a record-only category).
+            if session.chosenOutput != nil, !isChosenOutputUsable(index) {
+                reconfigure(index, &context) { $0.chosenOutput = nil }
             }
         }
     }

@@ -13,7 +13,9 @@ enum RouteSelection {
         let slots = table.slots
         var key = RouteKey()
         if category.hasInput { key.inputs = input(for: config, on: slots) }
-        if category.hasOutput { key.outputs = outputs(for: config, input: key.inputs, on: slots) }
+        if category.hasOutput {
+            key.outputs = outputs(for: config, input: key.inputs, on: slots, outputChoice: table.outputChoiceSlot)
+        }
         return key
     }
 
@@ -54,8 +56,10 @@ enum RouteSelection {
         config.category.hasInput && slot.isInput && (slot.type == .microphoneBuiltIn || isInputCandidate(slot.type, config))
     }
 
-    /// RT2, RT3, RT5, RT6, RT7: the output ports.
-    private static func outputs(for config: RoutingConfig, input: UInt64, on slots: [PortSlot]) -> UInt64 {
+    /// RT2, RT3, RT5, RT6, RT7, RT13: the output ports.
+    private static func outputs(
+        for config: RoutingConfig, input: UInt64, on slots: [PortSlot], outputChoice: Int?
+    ) -> UInt64 {
         // RT7: the speaker override.
         if config.overridesToSpeaker, let speaker = bit(of: .speaker, input: false, on: slots) { return speaker }
         if config.category == .multiRoute {
@@ -73,6 +77,12 @@ enum RouteSelection {
                 return 1 << UInt64(output)
             }
         }
+        // RT13 (b): the output the user chose for this app, then (a) the device-wide choice (a
+        // server's default output), each where this configuration may use it.
+        if let chosen = config.chosenOutput, let index = slots.lastIndex(of: chosen), isChoosableOutput(chosen.type, config) {
+            return 1 << UInt64(index)
+        }
+        if let index = outputChoice, isChoosableOutput(slots[index].type, config) { return 1 << UInt64(index) }
         // RT3: last in wins among the eligible accessory outputs.
         if let index = slots.lastIndex(where: { !$0.isInput && isEligibleOutput($0.type, config) }) {
             return 1 << UInt64(index)
@@ -108,6 +118,13 @@ enum RouteSelection {
         default:
             return false
         }
+    }
+
+    /// RT13: an output the user's choice may give a (non-multiRoute) configuration: the built-in
+    /// speaker or an output RT2 makes eligible (never the receiver, nor hands-free on its own, RT5).
+    static func isChoosableOutput(_ type: PortType, _ config: RoutingConfig) -> Bool {
+        guard config.category.hasOutput, config.category != .multiRoute else { return false }
+        return type == .speaker || isEligibleOutput(type, config)
     }
 
     /// RT10: what a session that is not the routing owner shows. Outputs (when its category has
