@@ -23,6 +23,10 @@ let package = Package(
         // Porting aids: `import Combine` (OpenCombine) and `import AVKit` (the session API only).
         .library(name: "Combine", targets: ["Combine"]),
         .library(name: "AVKit", targets: ["AVKit"]),
+        // Porting aid: `import os` (Logger, OSLog, os_log, OSSignposter) over swift-log.
+        .library(name: "os", targets: ["os"]),
+        // `import MediaPlayer`: Now Playing and remote commands as an MPRIS player (sd-bus).
+        .library(name: "MediaPlayer", targets: ["MediaPlayer"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "AudioSessionMedia", targets: ["AudioSessionMedia"]),
         // Audio Session Services for C: libAudioSessionServices.so and AudioSessionServices.h.
@@ -99,7 +103,9 @@ let package = Package(
         // What apps import: the client with NotificationCenter posts and `AudioSession.shared`.
         .target(name: "AudioSession", dependencies: ["AudioSessionClient", "AudioSessionWire"], swiftSettings: strict),
         // Apple's names over AudioSession (no logic of its own), for code written for iOS.
-        .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel"], swiftSettings: strict),
+        // It brings Combine (OpenCombine) as Apple's Foundation does: `ObservableObject` and
+        // `@Published` build with `import AVFoundation` alone.
+        .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel", "Combine"], swiftSettings: strict),
         // Porting aids for iOS code: `import Combine` is OpenCombine re-exported; `import AVKit` is
         // AVFoundation's session API re-exported (AVKit's view controllers stay out of scope).
         .target(
@@ -111,6 +117,9 @@ let package = Package(
             ],
             swiftSettings: strict),
         .target(name: "AVKit", dependencies: ["AVFoundation"], swiftSettings: strict),
+        .target(name: "os", dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        // The only library that links sd-bus (libsystemd): the daemon, the client and the C library never do.
+        .target(name: "MediaPlayer", dependencies: ["CSystemd"], swiftSettings: strict),
         .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: strict),
         // The C API (SPEC §14): the public header, and Swift that only converts to AudioSession.
         .target(name: "CAudioSessionServices"),
@@ -265,6 +274,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["apple-symbols.txt"], swiftSettings: strict),
+        .testTarget(
+            name: "OSTests",
+            dependencies: [
+                "os", .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "AudioSessionConfigurationTests",
             dependencies: ["AudioSessionConfiguration", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionModel"],

@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "AudioSession", package: repository),
                 .product(name: "Combine", package: repository),
                 .product(name: "AVKit", package: repository),
+                .product(name: "os", package: repository),
             ]
         )
     ],

@@ -223,6 +223,16 @@ public final class Arbiter: Sendable {
             var intent: (DevicePolicy.Intent, origin: String)?
             if let player = hello.player {
                 if let refusal = Self.refusal(of: player, from: peer) { return .failure(refusal) }
+                // PL1: an MPRIS player whose process is a connected app (an iOS player's
+                // MediaPlayer over MPRIS) is that app already: never governed a second time.
+                if let own = state.connections.values.first(where: {
+                    $0.app != nil && $0.peer.pid == player.processID && $0.peer != .thisProcess
+                })?.app {
+                    return .failure(
+                        SessionError(
+                            .badParam,
+                            "PL1: this player's process is the connected app \(own)'s; its session governs it already"))
+                }
                 // POL1: the device policy's intent for the player, or it is not governed at all.
                 switch state.rules.policy.action(forPlayer: player.identity, busName: player.busName) {
                 case (.ignore, let origin):

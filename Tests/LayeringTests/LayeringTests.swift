@@ -22,11 +22,13 @@ struct LayeringTests {
         "AudioSessionClient": ["AudioSessionModel", "AudioSessionWire", "AudioSessionRuntime"],
         // The client with NotificationCenter and `shared`: what apps import.
         "AudioSession": ["AudioSessionClient", "AudioSessionWire"],
-        "AVFAudio": ["AudioSession", "AudioSessionModel"],
+        "AVFAudio": ["AudioSession", "AudioSessionModel", "Combine"],
         "AVFoundation": ["AVFAudio"],
         // Porting aids: OpenCombine re-exported, and AVFoundation re-exported for `import AVKit`.
         "Combine": [],
         "AVKit": ["AVFoundation"],
+        // `import os` over swift-log (a porting aid).
+        "os": [],
         "AudioSessionServices": ["CAudioSessionServices", "AudioSessionClient", "AudioSessionModel"],
         // Scenarios drive the client (no NotificationCenter): the command links no Foundation.
         "Scenarios": ["AudioSessionModel", "AudioSessionClient", "AudioSessionWire", "AudioSessionEngine"],

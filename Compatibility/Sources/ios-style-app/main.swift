@@ -207,5 +207,17 @@ check(SpeakerButton.isOnSpeaker, "AVKit: overrideOutputAudioPort(.speaker) throu
 try SpeakerButton.toggle(on: false)
 try session.setActive(false)
 
+// `import AVFoundation` alone brings Combine, as Apple's Foundation does; `import os` logs (issue 41).
+let routes = RouteModel()
+let before = routes.outputName
+try system.perform(.plug(.headphones, uid: "model-headphones"))
+settle()
+check(
+    routes.outputName != before && !routes.outputName.isEmpty,
+    "AVFoundation brings Combine: @Published follows a route change (\(before) -> \(routes.outputName))")
+try system.perform(.unplug(uid: "model-headphones"))
+settle()
+Diagnostics.sessionActivated(category: .playback, attempt: 2)
+
 print(failures == 0 ? "all iOS-style checks passed" : "\(failures) iOS-style checks failed")
 exit(failures == 0 ? 0 : 1)
