@@ -201,6 +201,12 @@ let package = Package(
         // README "Two apps": a music player and a call-like app, against a daemon.
         .executableTarget(
             name: "music-player", dependencies: ["AudioSession"], path: "Examples/MusicPlayer", swiftSettings: strict),
+        // An iOS podcast player's Now Playing and remote commands over MPRIS (Swift 5 mode, as iOS code).
+        // (EpisodePlayer.swift is the Compatibility corpus's file, byte for byte: ./scripts/test
+        // compares them. A link would put one file in two packages' targets, which SwiftPM refuses.)
+        .executableTarget(
+            name: "podcast-player", dependencies: ["AVFoundation", "MediaPlayer"], path: "Examples/PodcastPlayer",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "play-file", dependencies: ["AudioSession", "AudioSessionMedia"], path: "Examples/PlayFile",
             swiftSettings: strict),

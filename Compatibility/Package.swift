@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "Combine", package: repository),
                 .product(name: "AVKit", package: repository),
                 .product(name: "os", package: repository),
+                .product(name: "MediaPlayer", package: repository),
             ]
         )
     ],

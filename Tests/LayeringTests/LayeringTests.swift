@@ -29,6 +29,8 @@ struct LayeringTests {
         "AVKit": ["AVFoundation"],
         // `import os` over swift-log (a porting aid).
         "os": [],
+        // `import MediaPlayer`: Now Playing and remote commands as an MPRIS player (sd-bus).
+        "MediaPlayer": ["CSystemd"],
         "AudioSessionServices": ["CAudioSessionServices", "AudioSessionClient", "AudioSessionModel"],
         // Scenarios drive the client (no NotificationCenter): the command links no Foundation.
         "Scenarios": ["AudioSessionModel", "AudioSessionClient", "AudioSessionWire", "AudioSessionEngine"],
@@ -131,6 +133,18 @@ struct LayeringTests {
         #expect(linksRuntime, "\(binary) carries the runtime (the embedded arbiter)")
         #expect(linksNIO == (binary == "audiosessiond"), "\(binary) links NIO: \(linksNIO)")
         #expect(linksLifecycle == (binary == "audiosessiond"), "\(binary) links service-lifecycle: \(linksLifecycle)")
+    }
+
+    /// Issue 41: sd-bus (libsystemd) comes with `import MediaPlayer` and the players bridge only.
+    @Test(
+        "Only MediaPlayer's apps and the players bridge link sd-bus: not the daemon, the client library's apps or the C library",
+        arguments: [
+            "music-player", "play-file", "libAudioSessionServices.so", "audiosessiond", "podcast-player", "audiosession-players",
+        ])
+    func onlyMediaPlayerLinksSDBus(binary: String) throws {
+        let needed = try Self.neededLibraries(Self.root.appendingPathComponent(".build/debug/\(binary)").path)
+        let linksSystemd = needed.contains { $0.hasPrefix("libsystemd") }
+        #expect(linksSystemd == ["podcast-player", "audiosession-players"].contains(binary), "\(binary): \(needed)")
     }
 
     /// The libraries a built binary needs (`objdump -p`'s NEEDED lines).

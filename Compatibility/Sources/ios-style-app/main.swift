@@ -4,6 +4,7 @@
 import AVFoundation
 import AudioSession
 import Foundation
+import MediaPlayer
 
 var failures = 0
 func check(_ condition: Bool, _ what: String) {
@@ -218,6 +219,19 @@ check(
 try system.perform(.unplug(uid: "model-headphones"))
 settle()
 Diagnostics.sessionActivated(category: .playback, attempt: 2)
+
+// MediaPlayer builds unchanged: Now Playing and remote commands (on a desktop, MPRIS; tested
+// end to end with playerctl by the test command's MediaPlayerTests).
+let episodes = EpisodePlayer()
+episodes.play()
+let published = MPNowPlayingInfoCenter.default().nowPlayingInfo
+check(
+    published?[MPMediaItemPropertyTitle] as? String == "Pilot"
+        && published?[MPNowPlayingInfoPropertyPlaybackRate] as? Double == 1,
+    "MediaPlayer: the podcast's Now Playing information is published")
+check(MPRemoteCommandCenter.shared().nextTrackCommand.isEnabled, "MediaPlayer: its remote commands are set")
+episodes.pause()
+try session.setActive(false)
 
 print(failures == 0 ? "all iOS-style checks passed" : "\(failures) iOS-style checks failed")
 exit(failures == 0 ? 0 : 1)

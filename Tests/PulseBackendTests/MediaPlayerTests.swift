@@ -1,0 +1,54 @@
+import AudioSession
+import Foundation
+import Testing
+
+/// Issue 41: an iOS podcast player's Now Playing and remote commands (`import MediaPlayer`) on
+/// the desktop's media controls — MPRIS on a private session bus, driven by playerctl as the
+/// shell's controls and media keys drive it — and, against a daemon with the players bridge,
+/// one app, not two.
+@Suite("MediaPlayer over MPRIS: an iOS player on the desktop's media controls", .serialized)
+struct MediaPlayerTests {
+    @Test(
+        "playerctl lists the podcast player, reads its title and status; pause, next, position and play reach its handlers; the status follows the rate; with the bridge it is one app"
+    )
+    func podcastOnTheDesktop() throws {
+        let desktop = try PlayersBridgeTests.Desktop(.pulseaudio)
+        defer { desktop.stop() }
+        desktop.extraEnvironment = ["AUDIOSESSION_SOCKET": desktop.daemon.socket, "AUDIOSESSION_APP_ID": "com.example.podcasts"]
+        let pid = try desktop.start([FlappingServerTests.executable("podcast-player"), "--play"], log: "podcast.log")
+        func log() -> String { (try? String(contentsOfFile: "\(desktop.server.directory)/podcast.log", encoding: .utf8)) ?? "" }
+        let name = "podcast_player.instance\(pid)"
+        #expect(
+            eventually { (try? desktop.playerctl(["-l"]))?.split(separator: "\n").contains(Substring(name)) == true }, "\(log())")
+        func ctl(_ arguments: [String]) -> String { (try? desktop.playerctl(["-p", name] + arguments)) ?? "?" }
+        #expect(ctl(["metadata", "title"]) == "Pilot")
+        #expect(ctl(["metadata", "artist"]) == "The Example Show")
+        #expect(ctl(["metadata", "album"]) == "Season 1")
+        #expect(ctl(["metadata", "mpris:length"]) == "1800000000")
+        #expect(eventually { desktop.status(name) == "Playing" })
+
+        // Pause: the handler runs; its Now Playing rate 0 makes the status Paused.
+        try desktop.playerctl(["-p", name, "pause"])
+        #expect(eventually { log().contains("\npause\n") }, "\(log())")
+        #expect(eventually { desktop.status(name) == "Paused" })
+        // Next: the handler moves to the next episode; the title follows.
+        try desktop.playerctl(["-p", name, "next"])
+        #expect(eventually { log().contains("next 1") })
+        #expect(eventually { ctl(["metadata", "title"]) == "Second Wind" })
+        // Position: SetPosition through changePlaybackPositionCommand.
+        try desktop.playerctl(["-p", name, "position", "600"])
+        #expect(eventually { log().contains("seek 600") }, "\(log())")
+        #expect(eventually { Double(ctl(["position"])).map { abs($0 - 600) < 1 } == true })
+        // Previous is disabled: the desktop is told it cannot go back.
+        #expect(eventually { (try? desktop.playerctl(["-p", name, "metadata", "--format", "{{mpris:trackid}}"])) != nil })
+        try desktop.playerctl(["-p", name, "play"])
+        #expect(eventually { desktop.status(name) == "Playing" })
+        #expect(log().components(separatedBy: "\n").filter { $0 == "play" }.count == 2)
+
+        // With the daemon and the bridge: one app — the client's — and no player app for it.
+        #expect(eventually { desktop.apps().contains("com.example.podcasts") }, "\(desktop.apps())")
+        #expect(
+            eventually { desktop.bridgeLog.contains("PL1: this player's process is the connected app") }, "\(desktop.bridgeLog)")
+        #expect(!desktop.hasApp { $0.player != nil }, "\(desktop.apps())")
+    }
+}
