@@ -220,6 +220,13 @@ try system.perform(.unplug(uid: "model-headphones"))
 settle()
 Diagnostics.sessionActivated(category: .playback, attempt: 2)
 
+// A @MainActor class whose handler takes an NSNotification, with bridge attributes, as --fix
+// leaves it (issue 41): it builds. (Its handler runs on the main queue, which this driver's main
+// thread does not serve while it waits for notifications: it is made and let go unused.)
+var banner: InterruptionBanner? = InterruptionBanner()
+check(banner?.interruptions == 0 && banner?.isVisible == false, "@MainActor and NSNotification, ported: it builds")
+banner = nil
+
 // MediaPlayer builds unchanged: Now Playing and remote commands (on a desktop, MPRIS; tested
 // end to end with playerctl by the test command's MediaPlayerTests).
 let episodes = EpisodePlayer()

@@ -128,17 +128,31 @@ struct ObserverRewrite {
         classDecl.memberBlock.members.lazy.compactMap { $0.decl.as(FunctionDeclSyntax.self) }.first { $0.name.text == name }
     }
 
+    /// Whether the class is `@MainActor`: its handlers are then called on the main queue, in its
+    /// isolation (a closure that is not could not call them), and its tokens are kept where its
+    /// nonisolated `deinit` may remove them.
+    var isMainActor: Bool {
+        classDecl.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" }
+    }
+
     private func replacement(for registration: Registration, handler: FunctionDeclSyntax) -> Edit {
-        let call: String
+        var call: String
         if let parameter = handler.signature.parameterClause.parameters.first {
             let label = parameter.firstName.text == "_" ? "" : "\(parameter.firstName.text): "
-            call = "self?.\(handler.name.text)(\(label)notification)"
+            // A handler taking Objective-C's NSNotification gets one made from the Notification.
+            let argument =
+                parameter.type.trimmedDescription == "NSNotification"
+                ? "NSNotification(name: notification.name, object: notification.object, userInfo: notification.userInfo)"
+                : "notification"
+            call = "self?.\(handler.name.text)(\(label)\(argument))"
         } else {
             call = "self?.\(handler.name.text)()"
         }
+        let queue = isMainActor ? ".main" : "nil"
+        if isMainActor { call = "MainActor.assumeIsolated { \(call) }" }
         let closureParameter = handler.signature.parameterClause.parameters.isEmpty ? "_" : "notification"
         let observer =
-            "\(registration.center).addObserver(forName: \(registration.name), object: \(registration.object), queue: nil) { [weak self] \(closureParameter) in \(call) }"
+            "\(registration.center).addObserver(forName: \(registration.name), object: \(registration.object), queue: \(queue)) { [weak self] \(closureParameter) in \(call) }"
         let text =
             keepsNames
             ? "\(Self.tokens).append((\(registration.name), \(observer)))" : "\(Self.tokens).append(\(observer))"
@@ -168,15 +182,17 @@ struct ObserverRewrite {
         }
     }
 
+    private func removal(of attribute: AttributeSyntax) -> Edit { Self.removal(of: attribute, visitor.converter) }
+
     /// The attribute and the space after it; when it stands on a line of its own, the whole line.
-    private func removal(of attribute: AttributeSyntax) -> Edit {
+    static func removal(of attribute: AttributeSyntax, _ converter: SourceLocationConverter) -> Edit {
         let start = attribute.positionAfterSkippingLeadingTrivia.utf8Offset
         let end = attribute.endPosition.utf8Offset
         guard let next = attribute.lastToken(viewMode: .sourceAccurate)?.nextToken(viewMode: .sourceAccurate),
             next.leadingTrivia.first.map({ if case .newlines = $0 { true } else { false } }) == true
         else { return Edit(start: start, end: end, text: "") }
-        let indentation = PortingVisitor.indentation(of: attribute, in: visitor.converter)
-        let column = attribute.startLocation(converter: visitor.converter).column - 1
+        let indentation = PortingVisitor.indentation(of: attribute, in: converter)
+        let column = attribute.startLocation(converter: converter).column - 1
         guard indentation.count == column else { return Edit(start: start, end: end, text: "") }  // code before it on the line
         return Edit(start: start - indentation.utf8.count, end: end + 1, text: "")
     }
@@ -234,7 +250,8 @@ struct ObserverRewrite {
         let members = classDecl.memberBlock.members
         let indent = members.first.map { PortingVisitor.indentation(of: $0, in: visitor.converter) } ?? "    "
         let type = keepsNames ? "[(name: Notification.Name, token: NSObjectProtocol)]" : "[NSObjectProtocol]"
-        var text = "\n\(indent)private var \(Self.tokens): \(type) = []"
+        let storage = isMainActor ? "nonisolated(unsafe) private var" : "private var"
+        var text = "\n\(indent)\(storage) \(Self.tokens): \(type) = []"
         let removal = "\(Self.tokens).forEach { \(center).removeObserver(\(keepsNames ? "$0.token" : "$0")) }"
         let deinitDecl = members.lazy.compactMap { $0.decl.as(DeinitializerDeclSyntax.self) }.first
         if removingInDeinit, deinitDecl == nil {

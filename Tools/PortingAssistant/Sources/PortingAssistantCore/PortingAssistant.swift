@@ -26,6 +26,8 @@ public enum PortingAssistant {
     static func scan(_ source: String, fileName: String) -> (findings: [Finding], edits: [Edit]) {
         let tree = Parser.parse(source: source)
         let visitor = PortingVisitor(converter: SourceLocationConverter(fileName: fileName, tree: tree))
+        visitor.observesKeyValues = source.contains("observe(\\.") || source.contains("forKeyPath")
+        visitor.selectorNames = PortingVisitor.namesOfUnrewrittenSelectors(in: tree)
         visitor.walk(tree)
         let findings = visitor.findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
         return (findings, visitor.edits)
@@ -52,7 +54,6 @@ final class PortingVisitor: SyntaxVisitor {
 
     static let appleOnly: [String: String] = [
         "UIKit": "UIKit does not exist on Linux; the app's foreground/background state is AudioSession.setApplicationState",
-        "MediaPlayer": "MediaPlayer does not exist on Linux: the now-playing info and remote commands are out of scope",
         "CallKit": "CallKit does not exist on Linux: a call is the system session of I4 (audiosession system call begin)",
         "WatchKit": "WatchKit does not exist on Linux",
         "SwiftUI": "SwiftUI does not exist on Linux",
@@ -74,6 +75,16 @@ final class PortingVisitor: SyntaxVisitor {
                 Edit(
                     start: name.positionAfterSkippingLeadingTrivia.utf8Offset,
                     end: name.endPositionBeforeTrailingTrivia.utf8Offset, text: "Foundation"))
+        } else if module == "os", node.path.count > 1, let last = node.path.last {
+            // `import os.log` / `os.signpost`: a Swift module has no submodules; `os` has them all.
+            report(
+                .appleOnlyModule, node,
+                "`import \(node.path.trimmedDescription)`: here `import os` brings Logger, os_log and OSSignposter", fixable: true
+            )
+            edits.append(
+                Edit(
+                    start: node.path.first!.name.endPositionBeforeTrailingTrivia.utf8Offset,
+                    end: last.endPositionBeforeTrailingTrivia.utf8Offset, text: ""))
         } else if let message = Self.appleOnly[module] {
             report(.appleOnlyModule, node, message, fixable: false)
         }
@@ -124,23 +135,47 @@ final class PortingVisitor: SyntaxVisitor {
     /// `@objc` attributes the class rewrite reported (and removes).
     var handledAttributes: Set<SyntaxIdentifier> = []
 
+    /// `@objc` and `@objcMembers` (bridge attributes: React Native modules and the like) do not
+    /// build on Linux, where nothing can call through them: removed, and said so. A method a
+    /// remaining `#selector` names keeps it for a person (the selector is reported).
     override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
         let name = node.attributeName.trimmedDescription
-        if name == "objc", !handledAttributes.contains(node.id) {
+        guard name == "objc" || name == "objcMembers", !handledAttributes.contains(node.id) else { return .visitChildren }
+        if let function = node.parent?.parent?.as(FunctionDeclSyntax.self), selectorNames.contains(function.name.text) {
             report(.objc, node, "@objc needs the Objective-C runtime, which Swift on Linux does not have", fixable: false)
+            return .visitChildren
         }
+        handledAttributes.insert(node.id)
+        report(
+            .objc, node, "@\(name) needs the Objective-C runtime and nothing on Linux calls through it: removed", fixable: true)
+        edits.append(ObserverRewrite.removal(of: node, converter))
         return .visitChildren
     }
 
+    /// `dynamic` is removed where the file does no key-value observing (then nothing needs it).
     override func visit(_ node: DeclModifierSyntax) -> SyntaxVisitorContinueKind {
-        if node.name.text == "dynamic" {
+        guard node.name.text == "dynamic" else { return .visitChildren }
+        if observesKeyValues {
             report(
                 .keyValueObserving, node,
                 "dynamic (for key-value observing) needs the Objective-C runtime: read the session's notifications instead",
                 fixable: false)
+        } else {
+            report(
+                .keyValueObserving, node, "dynamic needs the Objective-C runtime and nothing here observes it: removed",
+                fixable: true)
+            edits.append(
+                Edit(
+                    start: node.positionAfterSkippingLeadingTrivia.utf8Offset,
+                    end: node.endPosition.utf8Offset, text: ""))
         }
         return .visitChildren
     }
+
+    /// Methods a `#selector` outside a rewritten observer names (filled before the walk).
+    var selectorNames: Set<String> = []
+    /// Whether the file observes key paths (`observe(\.…)`, `forKeyPath:`).
+    var observesKeyValues = false
 
     // MARK: Calls: KVO
 
@@ -195,6 +230,24 @@ final class PortingVisitor: SyntaxVisitor {
                 end: last.body.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset,
                 text: "\n\(indent)\(words[0]) \(name) = error as NSError"))
         return .visitChildren
+    }
+
+    /// The methods named by `#selector`s that stay (not in a selector observer the class rewrite
+    /// turns into a closure: those are recognized by their shape, as `ObserverRewrite` does).
+    static func namesOfUnrewrittenSelectors(in tree: SourceFileSyntax) -> Set<String> {
+        let finder = SelectorFinder(viewMode: .sourceAccurate)
+        finder.walk(tree)
+        return Set(
+            finder.selectors.compactMap { selector in
+                let call = selector.parent?.parent?.parent?.as(FunctionCallExprSyntax.self)
+                let isObserver =
+                    call.map { call in
+                        (call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "addObserver")
+                            && call.arguments.map({ $0.label?.text }) == [nil, "selector", "name", "object"]
+                            && call.arguments.first?.expression.trimmedDescription == "self"
+                    } ?? false
+                return isObserver ? nil : selector.arguments.first.map { ObserverRewrite.methodName($0.expression) }
+            })
     }
 
     /// The spaces before the first token of the line a node starts on.

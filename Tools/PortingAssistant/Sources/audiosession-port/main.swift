@@ -15,10 +15,12 @@ struct Port: ParsableCommand {
             goes), @objc on their handlers, removeObserver(self) and removeObserver(self, name:object:) (the \
             matching tokens), `catch let error as NSError` as the last clause, NSValue.getValue for the \
             session's numbers (read typed), and #if os(iOS), targetEnvironment or canImport(UIKit) regions \
-            around audio-session code that need nothing else from iOS (widened to Linux), and `import UIKit` in a \
-            file that uses nothing of it (import Foundation). Reported for a person: such regions that do need \
-            more, UIKit used, MediaPlayer/CallKit, other selectors and @objc, key-value \
-            observing. A summary ends the output. Exit status: 0 when nothing is left for a person (with \
+            around audio-session code that need nothing else from iOS (widened to Linux), `import UIKit` in a \
+            file that uses nothing of it (import Foundation), `import os.log` (import os), @objc, @objcMembers \
+            and dynamic where nothing needs them (removed, and said), handlers taking NSNotification (given \
+            one) and observers of @MainActor classes (called on the main queue in its isolation). Reported for \
+            a person: such regions that do need more, UIKit used, CallKit, other selectors and the @objc they \
+            name, key-value observing. A summary ends the output. Exit status: 0 when nothing is left for a person (with \
             --check: when nothing is found at all), 1 otherwise, 2 when a file cannot be read.
             """)
 
