@@ -55,3 +55,29 @@ struct OSLogTests {
         #expect(!signposter.isEnabled)
     }
 }
+
+@Suite("os: os_unfair_lock")
+struct UnfairLockTests {
+    @Test("os_unfair_lock excludes: two threads adding 100,000 times each under it lose nothing")
+    func excludes() async {
+        final class Counter: @unchecked Sendable {
+            var lock = os_unfair_lock()
+            var value = 0
+        }
+        let counter = Counter()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    for _ in 0..<100_000 {
+                        withUnsafeMutablePointer(to: &counter.lock) { lock in
+                            os_unfair_lock_lock(lock)
+                            counter.value += 1
+                            os_unfair_lock_unlock(lock)
+                        }
+                    }
+                }
+            }
+        }
+        #expect(counter.value == 200_000)
+    }
+}
