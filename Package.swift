@@ -103,9 +103,7 @@ let package = Package(
         // What apps import: the client with NotificationCenter posts and `AudioSession.shared`.
         .target(name: "AudioSession", dependencies: ["AudioSessionClient", "AudioSessionWire"], swiftSettings: strict),
         // Apple's names over AudioSession (no logic of its own), for code written for iOS.
-        // It brings Combine (OpenCombine) as Apple's Foundation does: `ObservableObject` and
-        // `@Published` build with `import AVFoundation` alone.
-        .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel", "Combine"], swiftSettings: strict),
+        .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel"], swiftSettings: strict),
         // Porting aids for iOS code: `import Combine` is OpenCombine re-exported; `import AVKit` is
         // AVFoundation's session API re-exported (AVKit's view controllers stay out of scope).
         .target(
@@ -120,7 +118,9 @@ let package = Package(
         .target(name: "os", dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         // The only library that links sd-bus (libsystemd): the daemon, the client and the C library never do.
         .target(name: "MediaPlayer", dependencies: ["CSystemd"], swiftSettings: strict),
-        .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: strict),
+        // It brings Combine (OpenCombine) as Apple's Foundation does: `ObservableObject` and
+        // `@Published` build with `import AVFoundation` alone.
+        .target(name: "AVFoundation", dependencies: ["AVFAudio", "Combine"], swiftSettings: strict),
         // The C API (SPEC §14): the public header, and Swift that only converts to AudioSession.
         .target(name: "CAudioSessionServices"),
         .target(

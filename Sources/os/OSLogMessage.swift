@@ -146,7 +146,7 @@ public struct OSLogMessage: ExpressibleByStringInterpolation, ExpressibleByStrin
             guard value.isFinite else { return value.description }
             var scale = 1.0
             for _ in 0..<max(0, precision) { scale *= 10 }
-            let rounded = (abs(value) * scale).rounded()
+            let rounded = (abs(value) * scale).rounded(.toNearestOrEven)  // as printf rounds an exact half
             let whole = Int(rounded / scale)
             let fraction = Int(rounded - Double(whole) * scale)
             let sign = value < 0 && rounded != 0 ? "-" : ""

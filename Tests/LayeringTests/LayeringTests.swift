@@ -22,8 +22,8 @@ struct LayeringTests {
         "AudioSessionClient": ["AudioSessionModel", "AudioSessionWire", "AudioSessionRuntime"],
         // The client with NotificationCenter and `shared`: what apps import.
         "AudioSession": ["AudioSessionClient", "AudioSessionWire"],
-        "AVFAudio": ["AudioSession", "AudioSessionModel", "Combine"],
-        "AVFoundation": ["AVFAudio"],
+        "AVFAudio": ["AudioSession", "AudioSessionModel"],
+        "AVFoundation": ["AVFAudio", "Combine"],
         // Porting aids: OpenCombine re-exported, and AVFoundation re-exported for `import AVKit`.
         "Combine": [],
         "AVKit": ["AVFoundation"],
