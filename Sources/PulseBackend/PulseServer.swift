@@ -151,9 +151,7 @@ public final class PulseServer: @unchecked Sendable {
     public func setMute(stream index: UInt32, _ muted: Bool) {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        if let operation = pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, nil, nil) {
-            pa_operation_unref(operation)
-        }
+        Self.release(pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, nil, nil))
     }
 
     /// Sets every channel of a stream to a volume (`PA_VOLUME_NORM` is 100%); returns the
@@ -165,7 +163,7 @@ public final class PulseServer: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         volumeWrites += 1
-        if let operation = pa_context_set_sink_input_volume(context, index, &levels, nil, nil) { pa_operation_unref(operation) }
+        Self.release(pa_context_set_sink_input_volume(context, index, &levels, nil, nil))
         return volumeWrites
     }
 
@@ -192,7 +190,7 @@ public final class PulseServer: @unchecked Sendable {
             isSink
             ? pa_context_set_sink_volume_by_name(context, name, &levels, nil, nil)
             : pa_context_set_source_volume_by_name(context, name, &levels, nil, nil)
-        if let operation { pa_operation_unref(operation) }
+        Self.release(operation)
     }
 
     /// Moves a playback stream to a sink, or a record stream to a source, by name.
@@ -203,7 +201,7 @@ public final class PulseServer: @unchecked Sendable {
             isRecord
             ? pa_context_move_source_output_by_name(context, index, device, nil, nil)
             : pa_context_move_sink_input_by_name(context, index, device, nil, nil)
-        if let operation { pa_operation_unref(operation) }
+        Self.release(operation)
     }
 
     /// On the main loop's thread: a sink or source appeared, changed or went away.

@@ -40,7 +40,7 @@ struct PortTable: Hashable, Sendable {
     }
 
     private mutating func locateOutputChoice() {
-        outputChoiceSlot = outputChoice.flatMap { uid in ports.indices.first { !ports[$0].isInput && ports[$0].port.uid == uid } }
+        outputChoiceSlot = outputChoice.flatMap(outputSlot(uid:))
     }
 
     /// The connected output port with this UID, if any.
