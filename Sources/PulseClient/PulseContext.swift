@@ -1,5 +1,9 @@
 import CPulse
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A connection to a PulseAudio server (or PipeWire's pipewire-pulse) on libpulse's threaded
 /// main loop: what the daemon's backend and the client library's streams both stand on.
 /// libpulse calls are made with the main loop's lock held (`locked`), never from its callbacks.
@@ -76,6 +80,26 @@ public final class PulseContext: @unchecked Sendable {
     }
 
     deinit {
+        if pa_threaded_mainloop_in_thread(mainloop) != 0 {
+            // The last reference went in one of the loop's own callbacks (an answer that carried the
+            // owner, asked for just before it was dropped): the loop's lock is held here, and the loop
+            // cannot be stopped or freed from its own thread (libpulse asserts). Disconnected now, so
+            // no callback runs after this object; stopped and freed from a thread of its own.
+            pa_context_set_state_callback(context, nil, nil)
+            pa_context_disconnect(context)
+            pa_context_unref(context)
+            var thread = pthread_t()
+            let started = pthread_create(
+                &thread, nil,
+                { loop in
+                    let mainloop = OpaquePointer(loop!)
+                    pa_threaded_mainloop_stop(mainloop)
+                    pa_threaded_mainloop_free(mainloop)
+                    return nil
+                }, UnsafeMutableRawPointer(mainloop))
+            if started == 0 { pthread_detach(thread) }  // else the idle loop is left: nothing is lost but a thread
+            return
+        }
         pa_threaded_mainloop_lock(mainloop)
         pa_context_set_state_callback(context, nil, nil)  // our own disconnect is no loss
         pa_context_disconnect(context)

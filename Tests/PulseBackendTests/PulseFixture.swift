@@ -64,9 +64,17 @@ final class PulseFixture: Sendable {
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)
+        // Its output to a file of its own, never the test's: a server left running after a crashed
+        // test process must not hold the test command's output open (CI waited for it until its timeout).
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, directory + "/server.log", O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var pid: pid_t = 0
         let spawned = withCStrings(arguments) { argv in
-            withCStrings(environment) { envp in posix_spawn(&pid, argv[0]!, nil, &attributes, argv, envp) }
+            withCStrings(environment) { envp in posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, envp) }
         }
         guard spawned == 0 else { throw StartError(description: "cannot start \(kind): \(String(cString: strerror(spawned)))") }
         self.pid = pid

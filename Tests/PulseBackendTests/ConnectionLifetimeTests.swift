@@ -1,0 +1,40 @@
+import Foundation
+import PulseBackend
+import Synchronization
+import Testing
+
+/// A connection dropped while the server's answers are on their way: the answer that carried the
+/// last reference ends the connection on libpulse's own thread, where the loop cannot be stopped
+/// (libpulse asserted, and the daemon or the tests aborted: the backend's close, then the PipeWire
+/// poll's answer, once in a full run).
+@Suite("A connection dropped with answers in flight", .serialized)
+struct ConnectionLifetimeTests {
+    @Test(
+        "Dropped right after asking, over and over: no crash, and the server serves the next one", arguments: ServerKind.allCases)
+    func droppedWhileAsking(_ kind: ServerKind) throws {
+        let pulse = try PulseFixture(kind)
+        defer { pulse.stop() }
+        let player = try pulse.play(role: "music")
+        defer { PulseFixture.end(player) }
+        let threadsBefore = Self.threads()
+        for _ in 0..<40 {
+            var server: PulseServer? = try PulseServer(server: pulse.server) { _ in }
+            server?.listStreamsAgain()  // each answer holds the connection (its stream infos)
+            server?.askDefaults()
+            server = nil  // the answers, not this thread, let it go
+            #expect(server == nil)
+        }
+        // Each dropped connection's loop thread is stopped and gone, wherever its last reference went.
+        #expect(eventually { Self.threads() < threadsBefore + 10 }, "\(kind): \(Self.threads()) threads, \(threadsBefore) before")
+        let seen = Mutex(0)
+        let last = try PulseServer(server: pulse.server) { event in
+            if case .streamPresent = event { seen.withLock { $0 += 1 } }
+        }
+        defer { last.close() }
+        #expect(seen.withLock { $0 } >= 1, "\(kind): the server still answers a new connection")
+    }
+
+    private static func threads() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+    }
+}
