@@ -103,7 +103,7 @@ let package = Package(
         // What apps import: the client with NotificationCenter posts and `AudioSession.shared`.
         .target(name: "AudioSession", dependencies: ["AudioSessionClient", "AudioSessionWire"], swiftSettings: strict),
         // Apple's names over AudioSession (no logic of its own), for code written for iOS.
-        .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel"], swiftSettings: strict),
+        .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel", "Combine"], swiftSettings: strict),
         // Porting aids for iOS code: `import Combine` is OpenCombine re-exported; `import AVKit` is
         // AVFoundation's session API re-exported (AVKit's view controllers stay out of scope).
         .target(
@@ -120,7 +120,7 @@ let package = Package(
         .target(name: "MediaPlayer", dependencies: ["CSystemd"], swiftSettings: strict),
         // It brings Combine (OpenCombine) as Apple's Foundation does: `ObservableObject` and
         // `@Published` build with `import AVFoundation` alone.
-        .target(name: "AVFoundation", dependencies: ["AVFAudio", "Combine"], swiftSettings: strict),
+        .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: strict),
         // The C API (SPEC §14): the public header, and Swift that only converts to AudioSession.
         .target(name: "CAudioSessionServices"),
         .target(

@@ -22,6 +22,15 @@ struct AVFAudioSymbolTests {
             "swift", "symbolgraph-extract", "-module-name", "AVFAudio", "-target", triple, "-I", modules.path,
             "-output-dir", output.path, "-minimum-access-level", "public",
         ]
+        // The C modules AVFAudio's imports stand on (OpenCombine's helpers, through Combine): SwiftPM's
+        // own module maps for them, as it passes them to the compiler.
+        let build = modules.deletingLastPathComponent()
+        for name in try FileManager.default.contentsOfDirectory(atPath: build.path).sorted() where name.hasSuffix(".build") {
+            let map = build.appendingPathComponent("\(name)/module.modulemap")
+            if FileManager.default.fileExists(atPath: map.path) {
+                process.arguments! += ["-Xcc", "-fmodule-map-file=\(map.path)"]
+            }
+        }
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "swift symbolgraph-extract")

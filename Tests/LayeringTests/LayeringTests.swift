@@ -22,8 +22,9 @@ struct LayeringTests {
         "AudioSessionClient": ["AudioSessionModel", "AudioSessionWire", "AudioSessionRuntime"],
         // The client with NotificationCenter and `shared`: what apps import.
         "AudioSession": ["AudioSessionClient", "AudioSessionWire"],
-        "AVFAudio": ["AudioSession", "AudioSessionModel"],
-        "AVFoundation": ["AVFAudio", "Combine"],
+        // AVFAudio brings Combine as Apple's Foundation does (ObservableObject, @Published).
+        "AVFAudio": ["AudioSession", "AudioSessionModel", "Combine"],
+        "AVFoundation": ["AVFAudio"],
         // Porting aids: OpenCombine re-exported, and AVFoundation re-exported for `import AVKit`.
         "Combine": [],
         "AVKit": ["AVFoundation"],
