@@ -10,6 +10,7 @@
 #include <CoreAudio/CoreAudioTypes.h>
 #include <AudioToolbox/CoreFoundationPrelude.h>
 #include <CoreFoundation/CFURL.h>
+#include <AudioToolbox/CoreFoundationEpilogue.h>
 #include <AudioToolbox/AudioQueue.h>
 #include <AudioToolbox/Unavailable.h>
 

@@ -11,6 +11,7 @@
 #include <AudioToolbox/CoreFoundationPrelude.h>
 #include <CoreFoundation/CFRunLoop.h>
 #include <CoreFoundation/CFString.h>
+#include <AudioToolbox/CoreFoundationEpilogue.h>
 #include <AudioToolbox/Unavailable.h>
 
 #ifdef __cplusplus

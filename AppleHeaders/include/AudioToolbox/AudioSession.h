@@ -26,6 +26,7 @@
 #include <CoreFoundation/CFDictionary.h>
 #include <CoreFoundation/CFNumber.h>
 #include <CoreFoundation/CFString.h>
+#include <AudioToolbox/CoreFoundationEpilogue.h>
 
 #include <AudioSessionServices.h>
 
