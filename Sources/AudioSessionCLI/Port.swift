@@ -15,13 +15,15 @@ struct Port: ParsableCommand {
         discussion: """
             Runs the porting assistant (audiosession-port, built with \
             `swift build --package-path Tools/PortingAssistant`). Fixed: selector-based NotificationCenter \
-            observers, @objc on their handlers, removeObserver(self) and removeObserver(self, name:object:), \
-            `catch let error as NSError` as the last clause, NSValue.getValue for the session's numbers, and \
-            #if os(iOS) (and like) regions around audio-session code that need nothing else from iOS. \
-            Reported: UIKit/MediaPlayer/CallKit, other selectors and @objc, key-value observing (Combine and AVKit \
-            build with this package's Combine and AVKit products). A summary ends the output. Exit status: 0 \
-            when nothing is left for a person (with --check: when nothing is found at all), 1 otherwise, 2 for \
-            an unreadable file or a missing assistant.
+            observers (also in @MainActor classes, and handlers taking NSNotification), @objc, @objcMembers and \
+            dynamic where nothing needs them, removeObserver(self), `catch let error as NSError` as the last \
+            clause, NSValue.getValue for the session's numbers, import os.log, and #if os(iOS) (and like) \
+            regions around audio-session code that need nothing else from iOS. Reported: UIKit, CallKit, other \
+            selectors and @objc, key-value observing. Then the fixed files are type-checked against this \
+            package's modules: "nothing left" only for code that builds here. A summary ends the output. Exit \
+            status: 0 when nothing is left for a person and the fixed files build (with --check: when nothing \
+            is found at all), 1 otherwise, 2 for an unreadable file or a missing assistant, 3 when the files \
+            could not be built (it says why).
             """)
 
     @Argument(help: "Swift files, or directories searched for .swift files.")
@@ -33,6 +35,12 @@ struct Port: ParsableCommand {
     @Flag(help: "For CI: write nothing; exit 1 when anything is found, fixable or not.")
     var check = false
 
+    @Option(help: "A built package's .build/debug (or its Modules/) holding AVFAudio's module, to build against.")
+    var modules: String?
+
+    @Flag(help: "Do not type-check the fixed files (the summary then says they were not built).")
+    var noBuild = false
+
     func run() throws {
         guard let assistant = Self.assistant() else {
             printError(
@@ -43,7 +51,9 @@ struct Port: ParsableCommand {
                 """)
             throw ExitCode(2)
         }
-        let arguments = [assistant] + (fix ? ["--fix"] : []) + (check ? ["--check"] : []) + paths
+        let arguments =
+            [assistant] + (fix ? ["--fix"] : []) + (check ? ["--check"] : []) + (noBuild ? ["--no-build"] : [])
+            + (modules.map { ["--modules", $0] } ?? []) + paths
         let argv = arguments.map { strdup($0) } + [nil]
         execv(assistant, argv)
         printError("audiosession port: cannot run \(assistant): \(String(cString: strerror(errno)))")

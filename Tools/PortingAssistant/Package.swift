@@ -21,10 +21,16 @@ let package = Package(
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ],
             swiftSettings: strict),
+        // Foundation's Process: the fixed files type-checked with swiftc against this package's modules.
+        .target(name: "PortingAssistantBuild", swiftSettings: strict),
         .executableTarget(
             name: "audiosession-port",
-            dependencies: ["PortingAssistantCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "PortingAssistantCore", "PortingAssistantBuild",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict),
-        .testTarget(name: "PortingAssistantTests", dependencies: ["PortingAssistantCore"], swiftSettings: strict),
+        .testTarget(
+            name: "PortingAssistantTests", dependencies: ["PortingAssistantCore", "PortingAssistantBuild"], swiftSettings: strict),
     ]
 )

@@ -221,11 +221,30 @@ settle()
 Diagnostics.sessionActivated(category: .playback, attempt: 2)
 
 // A @MainActor class whose handler takes an NSNotification, with bridge attributes, as --fix
-// leaves it (issue 41): it builds. (Its handler runs on the main queue, which this driver's main
-// thread does not serve while it waits for notifications: it is made and let go unused.)
+// leaves it (issue 41). Its observer runs on the main queue, in the class's isolation. This
+// top-level code is itself on the main actor (it awaits): it lets the main queue run while a call
+// begins and ends by awaiting, as an app's main-actor code does (never settle() meanwhile:
+// Foundation's post waits until a main-queue observer has run).
+/// Awaits until `done` or 5 s, the main queue free meanwhile; whether `done` came.
+@MainActor func serveMainQueue(until done: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(5)
+    while !done(), Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
+    return done()
+}
 var banner: InterruptionBanner? = InterruptionBanner()
-check(banner?.interruptions == 0 && banner?.isVisible == false, "@MainActor and NSNotification, ported: it builds")
-banner = nil
+try session.setCategory(.playback)
+try session.setActive(true)
+try system.perform(.systemSession(.call, begin: true))
+check(
+    await serveMainQueue { banner?.interruptions == 1 } && banner?.message == "Paused for a call" && banner?.isVisible == true,
+    "@MainActor and NSNotification, ported: the handler ran on the main queue with the interruption's type")
+try system.perform(.systemSession(.call, begin: false))
+check(
+    await serveMainQueue { banner?.interruptions == 2 } && banner?.message == "Back",
+    "@MainActor, ported: the interruption's end reached it too")
+banner = nil  // its deinit (nonisolated) removes its observers
+try session.setActive(false)
+settle()
 
 // MediaPlayer builds unchanged: Now Playing and remote commands (on a desktop, MPRIS; tested
 // end to end with playerctl by the test command's MediaPlayerTests).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PortingAssistantBuild
 import PortingAssistantCore
 
 /// `audiosession port PATH...` (the `audiosession` CLI runs this binary): reports each construct
@@ -20,8 +21,13 @@ struct Port: ParsableCommand {
             and dynamic where nothing needs them (removed, and said), handlers taking NSNotification (given \
             one) and observers of @MainActor classes (called on the main queue in its isolation). Reported for \
             a person: such regions that do need more, UIKit used, CallKit, other selectors and the @objc they \
-            name, key-value observing. A summary ends the output. Exit status: 0 when nothing is left for a person (with \
-            --check: when nothing is found at all), 1 otherwise, 2 when a file cannot be read.
+            name, key-value observing. Then the fixed text of all the files given is type-checked together \
+            against this package's modules (those of the package in the current directory or above, once \
+            built; else those of the checkout this assistant was built in; or --modules): "nothing left" is \
+            said only of code that builds here. A summary ends the output. Exit status: 0 when nothing is left \
+            for a person and the fixed files build (with --check: when nothing is found at all and they \
+            build), 1 otherwise, 2 when a file cannot be read, 3 when nothing is left that the assistant \
+            sees but the files could not be built (it says why).
             """)
 
     @Argument(help: "Swift files, or directories searched for .swift files.")
@@ -33,6 +39,12 @@ struct Port: ParsableCommand {
     @Flag(help: "For CI: write nothing; exit 1 when anything is found, fixable or not.")
     var check = false
 
+    @Option(help: "A built package's .build/debug (or its Modules/) holding AVFAudio's module, to build against.")
+    var modules: String?
+
+    @Flag(help: "Do not type-check the fixed files (the summary then says they were not built).")
+    var noBuild = false
+
     func validate() throws {
         if fix && check { throw ValidationError("--fix rewrites files and --check writes nothing: give one of them") }
     }
@@ -42,6 +54,7 @@ struct Port: ParsableCommand {
         var fixable = 0
         var manual = 0
         var filesLeft: [String] = []
+        var fixedFiles: [(path: String, text: String)] = []
         let files = try swiftFiles()
         for file in files {
             let source: String
@@ -64,20 +77,51 @@ struct Port: ParsableCommand {
             }
             manual += left
             if left > 0 { filesLeft.append(file) }
+            fixedFiles.append((file, report.fixedSource))
         }
-        print(Self.summary(files: files.count, fixed: fixed, fixable: fixable, manual: manual, filesLeft: filesLeft))
+        let built: FixedSourcesBuild.Outcome =
+            noBuild
+            ? .notBuilt("--no-build")
+            : FixedSourcesBuild.check(
+                fixedFiles,
+                modules: .find(
+                    explicit: modules, from: FileManager.default.currentDirectoryPath, tool: CommandLine.arguments[0]),
+                missing: modules.map { "\($0) holds no built AVFAudio module (Modules/AVFAudio.swiftmodule)" })
+        if case .fails(let errors) = built { for error in errors { print(error) } }
+        print(
+            Self.summary(files: files.count, fixed: fixed, fixable: fixable, manual: manual, filesLeft: filesLeft, built: built))
         if manual > 0 || (check && fixable > 0) { throw ExitCode(1) }
+        switch built {
+        case .builds: break
+        case .fails: throw ExitCode(1)
+        case .notBuilt: if !noBuild { throw ExitCode(3) }
+        }
     }
 
-    /// The last line: what was fixed or could be, and what is left for a person, where.
-    static func summary(files: Int, fixed: Int, fixable: Int, manual: Int, filesLeft: [String]) -> String {
+    /// The last line: what was fixed or could be, what is left for a person and where, and
+    /// whether the fixed files build here. "Nothing left" only for code the compiler accepted.
+    static func summary(
+        files: Int, fixed: Int, fixable: Int, manual: Int, filesLeft: [String], built: FixedSourcesBuild.Outcome
+    ) -> String {
         var parts = ["audiosession port: \(files) file\(files == 1 ? "" : "s")"]
         if fixed > 0 { parts.append("\(fixed) fixed") }
         if fixable > 0 { parts.append("\(fixable) fixable (--fix rewrites them)") }
-        parts.append(
-            manual == 0
-                ? "nothing left for a person"
-                : "\(manual) left for a person, in \(filesLeft.joined(separator: ", "))")
+        let buildsWord: String
+        switch built {
+        case .builds: buildsWord = "the fixed files build here"
+        case .fails(let errors):
+            buildsWord =
+                "the fixed files do not build here: \(errors.count) error\(errors.count == 1 ? "" : "s") above, for a person"
+        case .notBuilt(let why): buildsWord = "not built: \(why)"
+        }
+        if manual > 0 {
+            parts.append("\(manual) left for a person, in \(filesLeft.joined(separator: ", "))")
+        } else if case .builds = built {
+            parts.append("nothing left for a person")
+        } else {
+            parts.append("no finding left")
+        }
+        parts.append(buildsWord)
         return parts.joined(separator: "; ")
     }
 
