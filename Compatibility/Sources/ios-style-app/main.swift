@@ -232,6 +232,7 @@ Diagnostics.sessionActivated(category: .playback, attempt: 2)
     return done()
 }
 var banner: InterruptionBanner? = InterruptionBanner()
+let interruptionLog = InterruptionLog()
 try session.setCategory(.playback)
 try session.setActive(true)
 try system.perform(.systemSession(.call, begin: true))
@@ -243,6 +244,7 @@ check(
     await serveMainQueue { banner?.interruptions == 2 } && banner?.message == "Back",
     "@MainActor, ported: the interruption's end reached it too")
 banner = nil  // its deinit (nonisolated) removes its observers
+check(interruptionLog.entries == ["began", "ended"], "import AVFAudio alone brings Combine: \(interruptionLog.entries)")
 try session.setActive(false)
 settle()
 
