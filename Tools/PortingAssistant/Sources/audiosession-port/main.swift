@@ -85,7 +85,7 @@ struct Port: ParsableCommand {
             : FixedSourcesBuild.check(
                 fixedFiles,
                 modules: .find(
-                    explicit: modules, from: FileManager.default.currentDirectoryPath, tool: CommandLine.arguments[0]),
+                    explicit: modules, from: FileManager.default.currentDirectoryPath, tool: "/proc/self/exe"),
                 missing: modules.map { "\($0) holds no built AVFAudio module (Modules/AVFAudio.swiftmodule)" })
         if case .fails(let errors) = built { for error in errors { print(error) } }
         print(
