@@ -137,7 +137,18 @@ extension PulseBackend {
         var restoredOurs = false
         var overridden = false
         var usersVolume: (group: String, volume: UInt32)?
-        let saved = savedOwn(of: state.withLock { $0.streams[stream.index]?.group })
+        let group = state.withLock { $0.streams[stream.index]?.group }
+        let saved = savedOwn(of: group)
+        // OA6: while a change of ours may be saved for the program, a volume we wrote on another of
+        // its streams is the server restoring ours on this one (PipeWire restores a moment after
+        // the stream appears, maybe before our first write to it): never taken for its own.
+        let restoredFromOthers =
+            saved != nil
+            && state.withLock { state in
+                state.streams.contains {
+                    $0.key != stream.index && $0.value.group == group && stream.volume.map($0.value.written.contains) == true
+                }
+            }
         let known = update(stream.index) { foreign in
             if stream.channels > 0 { foreign.channels = stream.channels }
             // OA6: muted by the server after it appeared (PipeWire restores a moment later), while
@@ -149,6 +160,7 @@ extension PulseBackend {
             } else if case .others(let late) = foreign.written.classify(volume, writesSeen: stream.writesSeen),
                 volume != foreign.ownVolume
             {
+                if restoredFromOthers { return restoredOurs = true }  // its own stays; our gain is written again
                 foreign.ownVolume = volume
                 overridden = late  // our latest write was made without it: made again
                 if let group = foreign.group { usersVolume = (group, volume) }  // OA6: the saved state to write back

@@ -25,6 +25,9 @@ struct WrittenVolumes: Equatable {
         if recent.count > 4 { recent.removeFirst() }
     }
 
+    /// Whether `volume` is one of our last few.
+    func contains(_ volume: UInt32) -> Bool { recent.contains(volume) }
+
     /// Whose a reported volume is, the report asked once `writesSeen` writes had been sent.
     func classify(_ volume: UInt32, writesSeen: UInt64) -> Report {
         recent.contains(volume) ? .ours : .others(overridden: writesSeen < latest)

@@ -198,8 +198,15 @@ struct FaultTests {
             if atKill.activeApps.contains(where: { $0.rawValue.hasPrefix("soak-") }) { killedWhileActive += 1 }
             if atKill.status(of: "radio")?.outputGain == atKill.duckLevel { killedWhileDucking += 1 }
 
-            // Every connection of the dead process departs; nothing it caused outlives it.
-            while !soakApps(fixture.arbiter.engine).isEmpty, Date() < deadline { usleep(1000) }
+            // Every connection of the dead process departs; nothing it caused outlives it. (One the
+            // daemon accepted just before the kill may say its hello after the others have gone:
+            // it registers, then departs at its end of file. Waited for again after settling.)
+            let departed = { soakApps(fixture.arbiter.engine).isEmpty }
+            let departure = Date().addingTimeInterval(10)
+            while !departed(), Date() < departure { usleep(1000) }
+            try radio.waitForPendingNotifications()
+            try music.waitForPendingNotifications()
+            while !departed(), Date() < departure { usleep(1000) }
             try radio.waitForPendingNotifications()
             try music.waitForPendingNotifications()
             let engine = fixture.arbiter.engine
