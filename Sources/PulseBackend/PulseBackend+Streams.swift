@@ -142,13 +142,12 @@ extension PulseBackend {
         // OA6: while a change of ours may be saved for the program, a volume we wrote on another of
         // its streams is the server restoring ours on this one (PipeWire restores a moment after
         // the stream appears, maybe before our first write to it): never taken for its own.
-        let restoredFromOthers =
-            saved != nil
-            && state.withLock { state in
-                state.streams.contains {
-                    $0.key != stream.index && $0.value.group == group && stream.volume.map($0.value.written.contains) == true
-                }
+        var restoredFromOthers = false
+        if saved != nil, let volume = stream.volume {
+            restoredFromOthers = state.withLock { state in
+                state.streams.contains { $0.key != stream.index && $0.value.group == group && $0.value.written.contains(volume) }
             }
+        }
         let known = update(stream.index) { foreign in
             if stream.channels > 0 { foreign.channels = stream.channels }
             // OA6: muted by the server after it appeared (PipeWire restores a moment later), while

@@ -80,33 +80,32 @@ public final class PulseContext: @unchecked Sendable {
     }
 
     deinit {
-        if pa_threaded_mainloop_in_thread(mainloop) != 0 {
-            // The last reference went in one of the loop's own callbacks (an answer that carried the
-            // owner, asked for just before it was dropped): the loop's lock is held here, and the loop
-            // cannot be stopped or freed from its own thread (libpulse asserts). Disconnected now, so
-            // no callback runs after this object; stopped and freed from a thread of its own.
-            pa_context_set_state_callback(context, nil, nil)
-            pa_context_disconnect(context)
-            pa_context_unref(context)
-            var thread = pthread_t()
-            let started = pthread_create(
-                &thread, nil,
-                { loop in
-                    let mainloop = OpaquePointer(loop!)
-                    pa_threaded_mainloop_stop(mainloop)
-                    pa_threaded_mainloop_free(mainloop)
-                    return nil
-                }, UnsafeMutableRawPointer(mainloop))
-            if started == 0 { pthread_detach(thread) }  // else the idle loop is left: nothing is lost but a thread
-            return
-        }
-        pa_threaded_mainloop_lock(mainloop)
+        // The last reference may go in one of the loop's own callbacks (an answer that carried the
+        // owner, asked for just before it was dropped): there the loop's lock is held already, and
+        // the loop cannot be stopped or freed from its own thread (libpulse asserts). Disconnected
+        // here either way, so no callback runs after this object.
+        let onLoopThread = pa_threaded_mainloop_in_thread(mainloop) != 0
+        if !onLoopThread { pa_threaded_mainloop_lock(mainloop) }
         pa_context_set_state_callback(context, nil, nil)  // our own disconnect is no loss
         pa_context_disconnect(context)
         pa_context_unref(context)
-        pa_threaded_mainloop_unlock(mainloop)
-        pa_threaded_mainloop_stop(mainloop)
-        pa_threaded_mainloop_free(mainloop)
+        guard onLoopThread else {
+            pa_threaded_mainloop_unlock(mainloop)
+            pa_threaded_mainloop_stop(mainloop)
+            pa_threaded_mainloop_free(mainloop)
+            return
+        }
+        // Stopped and freed from a thread of its own.
+        var thread = pthread_t()
+        let started = pthread_create(
+            &thread, nil,
+            { loop in
+                let mainloop = OpaquePointer(loop!)
+                pa_threaded_mainloop_stop(mainloop)
+                pa_threaded_mainloop_free(mainloop)
+                return nil
+            }, UnsafeMutableRawPointer(mainloop))
+        if started == 0 { pthread_detach(thread) }  // else the idle loop is left: nothing is lost but a thread
     }
 
     /// Runs `body` with the main loop's lock held.

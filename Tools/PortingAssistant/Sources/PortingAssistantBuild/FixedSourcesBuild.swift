@@ -93,7 +93,6 @@ public enum FixedSourcesBuild {
         guard let compiler = compiler ?? Self.compiler() else { return .notBuilt("no swiftc on PATH") }
         let fileManager = FileManager.default
         let directory = fileManager.temporaryDirectory.appendingPathComponent("audiosession-port-build-\(UUID().uuidString)")
-        try? fileManager.removeItem(at: directory)
         defer { try? fileManager.removeItem(at: directory) }
         // Each file under its own numbered folder, its name kept (the compiler names it; main.swift stays the entry).
         var written: [(copy: String, original: String)] = []
@@ -124,8 +123,8 @@ public enum FixedSourcesBuild {
         do { try process.run() } catch { return .notBuilt("cannot run \(compiler): \(error.localizedDescription)") }
         let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        let errors = Self.errors(in: said, copies: written)
         if process.terminationStatus == 0 { return .builds }
+        let errors = Self.errors(in: said, copies: written)
         return .fails(errors: errors.isEmpty ? [said.trimmingCharacters(in: .whitespacesAndNewlines)] : errors)
     }
 
