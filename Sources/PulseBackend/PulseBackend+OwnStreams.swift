@@ -1,6 +1,7 @@
 import AudioSessionModel
 import AudioSessionRuntime
 import CPulse
+import Dispatch
 import Synchronization
 
 /// The client library's own streams (they carry `audiosession.app`): each follows its app's
@@ -33,9 +34,8 @@ extension PulseBackend {
         /// A program's that never heard of us (a player's, a call's, a hosted stream's), not a
         /// client's: what we write on it is undone when we stop (OA6).
         var isForeign = false
-        /// RT13: the devices we asked the server to move it to, not yet seen (our moves are
-        /// never taken for the user's).
-        var movesAsked: [String] = []
+        /// RT13: the moves we asked the server for, not yet seen (ours are never taken for the user's).
+        var movesAsked = MovesAsked()
         /// RT13: where its session's route would have put it when the user moved it to a device
         /// its app may not use: not moved back while the route says that.
         var placedByUser: String?
@@ -78,14 +78,15 @@ extension PulseBackend {
                             "to": "\(device ?? "?")", "asked": "\(known.movesAsked)",
                         ])
                 }
-                if let device, let ours = known.movesAsked.firstIndex(of: device) {
-                    known.movesAsked.removeFirst(ours + 1)  // where we asked: ours, seen
+                if let device, known.movesAsked.seen(on: device, at: DispatchTime.now().uptimeNanoseconds) {
+                    // Where we asked: ours, seen.
                 } else if known.device != stream.device, let device {
+                    // The user's. (A move of ours still pending stays so: asked a moment before the
+                    // user's, it may land after it — seen then as ours, the route puts it back.)
                     if !stream.isRecord, !known.isCall, known.app.rawValue == app {
                         movedByUser = (known.app, device)
                         known.placedByUser = known.movesAsked.last ?? state.names[true]?[known.device]
                     }
-                    known.movesAsked = []
                 }
                 if known.app.rawValue != app {
                     // It changed hands (a player's stream is a call's now, or back): what we
@@ -157,11 +158,15 @@ extension PulseBackend {
                 let placed = stream.placedByUser
                 if placed != nil, placed != target { update(own: key) { $0.placedByUser = nil } }
                 let current = state.withLock { $0.names[!stream.isRecord]?[stream.device] }
-                // Where the route says: a move asked and not seen is moot (the server put it there).
-                if current == target, !stream.movesAsked.isEmpty { update(own: key) { $0.movesAsked = [] } }
-                // (A move asked and not seen yet is not asked again.)
-                if placed != target, stream.movesAsked.last != target, current != target {
-                    update(own: key) { $0.movesAsked.append(target) }  // RT13: ours, not the user's
+                // Where the route says, with only moves there pending: they are moot (the server
+                // put it there itself).
+                let moves = stream.movesAsked
+                if current == target, !moves.isEmpty, moves.allTo(target) { update(own: key) { $0.movesAsked.forget() } }
+                // Not where the route says — or where it says, with a move of ours elsewhere still on
+                // its way (the route changed back before it was seen: it lands after, and this one
+                // follows it). A move asked and not seen yet is not asked again.
+                if placed != target, moves.last != target, current != target || moves.hasMove(elsewhereThan: target) {
+                    update(own: key) { $0.movesAsked.asked(target, at: DispatchTime.now().uptimeNanoseconds) }  // RT13: ours
                     server.withLock { $0 }?.move(stream: key.index, isRecord: key.isRecord, to: target)  // RT10
                     logger.debug("moved own stream", metadata: ["stream": "\(key.index)", "to": "\(target)"])
                 }

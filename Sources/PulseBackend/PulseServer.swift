@@ -193,15 +193,21 @@ public final class PulseServer: @unchecked Sendable {
         Self.release(operation)
     }
 
-    /// Moves a playback stream to a sink, or a record stream to a source, by name.
+    /// Moves a playback stream to a sink, or a record stream to a source, by name, and asks for
+    /// the stream again: the server answers in order, so where the move left it is reported even
+    /// when the move changed nothing (no event then) — a move of ours is seen, never left pending
+    /// to be mistaken later for the user's (RT13).
     public func move(stream index: UInt32, isRecord: Bool, to device: String) {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        let operation =
-            isRecord
-            ? pa_context_move_source_output_by_name(context, index, device, nil, nil)
-            : pa_context_move_sink_input_by_name(context, index, device, nil, nil)
-        Self.release(operation)
+        if isRecord {
+            Self.release(pa_context_move_source_output_by_name(context, index, device, nil, nil))
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            Self.release(pa_context_get_source_output_info(context, index, Self.recordStreamInfo, me))
+        } else {
+            Self.release(pa_context_move_sink_input_by_name(context, index, device, nil, nil))
+            Self.release(pa_context_get_sink_input_info(context, index, Self.streamInfo, Asked(self).pointer))
+        }
     }
 
     /// On the main loop's thread: a sink or source appeared, changed or went away.

@@ -159,6 +159,10 @@ struct OutputChoiceTests {
         #expect(eventually { sink() == "hdmi" && route() == "hdmi" }, "\(kind): the user's new default")
         try desktop.server.pactl(["set-default-sink", "speaker"])
         #expect(eventually { sink() == "speaker" && route() == "built-in-speaker" }, "\(kind): the user's default")
+        // The daemon's own move to the new default, asked a moment after the route changed, lands
+        // first: a move by hand in that moment may be undone on PipeWire, which may tell nothing of
+        // the user's move before ours lands over it (no event; the daemon's poll is once a second).
+        usleep(1_500_000)
         // Moved by hand: never moved back; the app's route says so.
         let index = try #require(desktop.streamBlock(of: mpv.pid)?.split(separator: "\n").first.map(String.init))
         try desktop.server.moveByHand(index, to: "hdmi") { sink() }
