@@ -131,7 +131,18 @@ public final class PulseServer: @unchecked Sendable {
     public func askAgain(stream index: UInt32) {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        Self.release(pa_context_get_sink_input_info(context, index, Self.streamInfo, Asked(self).pointer))
+        ask(stream: index, isRecord: false)
+    }
+
+    /// Asks for a stream's state, reported as `streamPresent` (a playback stream's with the
+    /// writes sent before it was asked). With the main loop's lock held, or on its thread.
+    private func ask(stream index: UInt32, isRecord: Bool) {
+        if isRecord {
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            Self.release(pa_context_get_source_output_info(context, index, Self.recordStreamInfo, me))
+        } else {
+            Self.release(pa_context_get_sink_input_info(context, index, Self.streamInfo, Asked(self).pointer))
+        }
     }
 
     /// Asks for the server's defaults again; the answer is reported as `defaultSink`.
@@ -200,14 +211,12 @@ public final class PulseServer: @unchecked Sendable {
     public func move(stream index: UInt32, isRecord: Bool, to device: String) {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        if isRecord {
-            Self.release(pa_context_move_source_output_by_name(context, index, device, nil, nil))
-            let me = Unmanaged.passUnretained(self).toOpaque()
-            Self.release(pa_context_get_source_output_info(context, index, Self.recordStreamInfo, me))
-        } else {
-            Self.release(pa_context_move_sink_input_by_name(context, index, device, nil, nil))
-            Self.release(pa_context_get_sink_input_info(context, index, Self.streamInfo, Asked(self).pointer))
-        }
+        let operation =
+            isRecord
+            ? pa_context_move_source_output_by_name(context, index, device, nil, nil)
+            : pa_context_move_sink_input_by_name(context, index, device, nil, nil)
+        Self.release(operation)
+        ask(stream: index, isRecord: isRecord)
     }
 
     /// On the main loop's thread: a sink or source appeared, changed or went away.
@@ -227,15 +236,11 @@ public final class PulseServer: @unchecked Sendable {
         }
         if facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue {
             if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index, isRecord: false)) }
-            Self.release(pa_context_get_sink_input_info(context, index, Self.streamInfo, Asked(self).pointer))
-            return
+            return ask(stream: index, isRecord: false)
         }
         if facility == PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT.rawValue {
             if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return handler(.streamRemoved(index: index, isRecord: true)) }
-            Self.release(
-                pa_context_get_source_output_info(
-                    context, index, Self.recordStreamInfo, Unmanaged.passUnretained(self).toOpaque()))
-            return
+            return ask(stream: index, isRecord: true)
         }
         let isSink = facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue
         guard isSink || facility == PA_SUBSCRIPTION_EVENT_SOURCE.rawValue else { return }
