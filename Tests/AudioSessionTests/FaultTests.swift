@@ -201,14 +201,12 @@ struct FaultTests {
             // Every connection of the dead process departs; nothing it caused outlives it. (One the
             // daemon accepted just before the kill may say its hello after the others have gone:
             // it registers, then departs at its end of file. Waited for again after settling.)
-            let departed = { soakApps(fixture.arbiter.engine).isEmpty }
             let departure = Date().addingTimeInterval(10)
-            while !departed(), Date() < departure { usleep(1000) }
-            try radio.waitForPendingNotifications()
-            try music.waitForPendingNotifications()
-            while !departed(), Date() < departure { usleep(1000) }
-            try radio.waitForPendingNotifications()
-            try music.waitForPendingNotifications()
+            for _ in 0..<2 {
+                while !soakApps(fixture.arbiter.engine).isEmpty, Date() < departure { usleep(1000) }
+                try radio.waitForPendingNotifications()
+                try music.waitForPendingNotifications()
+            }
             let engine = fixture.arbiter.engine
             #expect(soakApps(engine).isEmpty, "round \(round)")
             #expect(engine.invariantViolations.isEmpty, "round \(round): \(engine.invariantViolations)")
