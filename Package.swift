@@ -102,8 +102,12 @@ let package = Package(
         ),
         // What apps import: the client with NotificationCenter posts and `AudioSession.shared`.
         .target(name: "AudioSession", dependencies: ["AudioSessionClient", "AudioSessionWire"], swiftSettings: strict),
-        // Apple's names over AudioSession (no logic of its own), for code written for iOS.
-        .target(name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel", "Combine"], swiftSettings: strict),
+        // Apple's names over AudioSession (no logic of its own), for code written for iOS; its
+        // AVAudioPlayer and AVAudioRecorder are shapes over AudioSessionMedia's one playback and one
+        // recording path (SO2, SO3).
+        .target(
+            name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel", "AudioSessionMedia", "CSndFile", "Combine"],
+            swiftSettings: strict),
         // Porting aids for iOS code: `import Combine` is OpenCombine re-exported; `import AVKit` is
         // AVFoundation's session API re-exported (AVKit's view controllers stay out of scope).
         .target(
@@ -267,7 +271,8 @@ let package = Package(
         .testTarget(
             name: "AudioSessionMediaTests",
             dependencies: [
-                "AudioSessionMedia", "AudioSession", "AudioSessionRuntime", .product(name: "Logging", package: "swift-log"),
+                "AudioSessionMedia", "AudioSession", "AudioSessionRuntime", "AVFAudio",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"], swiftSettings: strict),

@@ -36,6 +36,8 @@ enum StatusPrinter {
                     "  call \"\(app.player ?? "?")\""
                     + (app.streams.isEmpty ? "" : "  streams \(app.streams.joined(separator: ", "))")
             }
+            // SO1: a client's streams made by a library of its own process (not ours), as a call's are.
+            if app.kind == .client, !app.streams.isEmpty { player = "  streams \(app.streams.joined(separator: ", "))" }
             let policy = app.policy.map { "  policy \($0)" } ?? ""
             lines.append(
                 "  \(app.app)  pid \(app.pid)  \(app.category)/\(app.mode) [\(app.options)]  \(flags.joined(separator: ","))"

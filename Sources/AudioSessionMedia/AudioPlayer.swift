@@ -12,6 +12,10 @@ import Dispatch
 ///   `pausesOnUnplug` is set (as Apple asks of apps playing to headphones);
 /// - it plays on the session's route at the session's effective gain (D4): on a sound server the
 ///   daemon moves its stream and sets its volume; on the simulated device it renders to files.
+///
+/// The file is decoded as it plays (SO2: an hour-long file costs what a minute-long one does),
+/// through `PlaybackSource` — loops, rate, volume fades, pan and metering — the one playback path
+/// AVAudioPlayer is a shape over.
 public final class AudioPlayer: @unchecked Sendable {
     /// Why the player paused.
     public enum PauseReason: String, Sendable {
@@ -27,6 +31,11 @@ public final class AudioPlayer: @unchecked Sendable {
         case resumed
         case finished
         case failed(String)
+        /// SO2: the interruption it was paused by ended, and it did not play on by itself
+        /// (`resumesAfterInterruption` off, or the end said not to resume).
+        case interruptionEnded(shouldResume: Bool)
+        /// SO2: the file could not be decoded on (truncated while it played); it stopped.
+        case decodeError(String)
 
         /// As a log line reads it: `started`, `paused (interruption)`, `failed: why`.
         public var description: String {
@@ -36,21 +45,28 @@ public final class AudioPlayer: @unchecked Sendable {
             case .resumed: "resumed"
             case .finished: "finished"
             case .failed(let why): "failed: \(why)"
+            case .interruptionEnded(let resume): "interruption ended\(resume ? " (should resume)" : "")"
+            case .decodeError(let why): "decode error: \(why)"
             }
         }
     }
 
     public let session: AudioSession
     public let endpoint: AudioEndpoint
-    public let sound: SampleBuffer
     public let path: String
+    /// The file's format, from its header.
+    public let channels: Int
+    public let sampleRate: Int
+    public let frames: Int
+    /// libsndfile's format code of the file (major format | subtype).
+    public let fileFormat: Int32
 
     private let ticker = Ticker(label: "audiosession.player")
     private let events = DispatchQueue(label: "audiosession.player.events")
     private var queue: DispatchQueue { ticker.queue }
     // The rest is the queue's.
     private var output: Output?
-    private var position = 0
+    private var source: PlaybackSource
     private var playing = false
     private var draining = false
     private var interruptedWhilePlaying = false
@@ -70,11 +86,14 @@ public final class AudioPlayer: @unchecked Sendable {
         var eventHandler: (@Sendable (Event) -> Void)?
     }
 
-    /// Reads the file; nothing plays until `play()`.
+    /// Opens the file and reads its header; nothing is decoded or plays until `play()`.
     /// - Throws: `MediaError` naming the file when it cannot be read.
     public init(contentsOf path: String, session: AudioSession = .shared, endpoint: AudioEndpoint = .automatic) throws(MediaError)
     {
-        do { sound = try SoundFile.read(path) } catch { throw MediaError(error.description) }
+        let reader: SoundFileReader
+        do { reader = try SoundFileReader(path: path) } catch { throw MediaError(error.description) }
+        source = PlaybackSource(reader: reader)
+        (channels, sampleRate, frames, fileFormat) = (reader.channels, reader.sampleRate, reader.frames, reader.format)
         self.path = path
         self.session = session
         self.endpoint = endpoint
@@ -96,7 +115,7 @@ public final class AudioPlayer: @unchecked Sendable {
     /// The player's own volume, 0…1 (the session's gain applies on top, never instead).
     public var volume: Float {
         get { queue.sync { options.volume } }
-        set { queue.sync { options.volume = min(1, max(0, newValue)) } }
+        set { setVolume(newValue, fadeDuration: 0) }
     }
 
     /// Told what happens, in order (see `Event`).
@@ -106,9 +125,63 @@ public final class AudioPlayer: @unchecked Sendable {
     }
 
     public var isPlaying: Bool { queue.sync { playing } }
-    /// Seconds into the sound.
-    public var currentTime: Double { queue.sync { Double(position / max(sound.channels, 1)) / Double(sound.sampleRate) } }
-    public var duration: Double { sound.duration }
+
+    /// Seconds into the sound; set, playing goes on from there (what is already buffered on the
+    /// sound server is dropped, so the new position is what is heard next).
+    public var currentTime: Double {
+        get { queue.sync { source.position / Double(sampleRate) } }
+        set {
+            queue.sync {
+                source.seek(to: Int((max(0, newValue) * Double(sampleRate)).rounded()))
+                if case .server(let stream) = output { stream.flush() }
+            }
+        }
+    }
+
+    public var duration: Double { Double(frames) / Double(sampleRate) }
+
+    /// Times to play it again after the first (−1: until stopped).
+    public var numberOfLoops: Int {
+        get { queue.sync { source.loopsLeft } }
+        set { queue.sync { source.loopsLeft = max(-1, newValue) } }
+    }
+
+    /// Playback rate, 0.5…2 (1: the file's own pace; the pitch follows, as a tape's would).
+    public var rate: Double {
+        get { queue.sync { source.rate } }
+        set { queue.sync { source.rate = min(2, max(0.5, newValue)) } }
+    }
+
+    /// −1 (left) … 1 (right): the balance of a stereo sound (a mono one plays as it is).
+    public var pan: Float {
+        get { queue.sync { source.pan } }
+        set { queue.sync { source.pan = min(1, max(-1, newValue)) } }
+    }
+
+    /// Fades the player's volume to `volume` over `seconds` of playback (0: at once).
+    public func setVolume(_ volume: Float, fadeDuration seconds: Double) {
+        let target = min(1, max(0, volume))
+        queue.sync {
+            options.volume = target
+            source.setVolume(target, over: Int(max(0, seconds) * Double(sampleRate)))
+        }
+    }
+
+    /// Per channel, the average and peak power of what it played since the last call, in dBFS
+    /// (a full-scale sine is 0; −160 for silence).
+    public func takeLevels() -> [(average: Double, peak: Double)] { queue.sync { source.takeLevels() } }
+
+    /// Opens its output (the sound server's stream, paused) so that `play()` starts at once.
+    public func prepare() throws(MediaError) {
+        let failure = queue.sync { () -> MediaError? in
+            do throws(MediaError) {
+                let output = try openOutput()
+                if case .server(let stream) = output, !playing { stream.cork(true) }
+                return nil
+            } catch { return error }
+        }
+        if let failure { throw failure }
+    }
 
     /// Starts or resumes playing.
     /// - Throws: the session's `SessionError` (e.g. `!pri` during a call, A3), or `MediaError`
@@ -122,11 +195,12 @@ public final class AudioPlayer: @unchecked Sendable {
         queue.sync { halt(.app) }
     }
 
-    /// Stops and rewinds; the output is closed.
-    public func stop() {
+    /// Stops and closes the output; `rewinding` (the default) goes back to the start, otherwise
+    /// the position is kept (AVAudioPlayer's `stop()`).
+    public func stop(rewinding: Bool = true) {
         queue.sync {
             halt(nil)
-            position = 0
+            if rewinding { source.seek(to: 0) }
             closeOutput()
         }
     }
@@ -135,7 +209,7 @@ public final class AudioPlayer: @unchecked Sendable {
 
     private func start(event: Event) throws {
         guard !playing else { return }
-        if position >= sound.samples.count { position = 0 }
+        if source.position >= Double(frames) { source.seek(to: 0) }
         try session.reportOutputRunning(true)  // IO1
         do {
             let output = try openOutput()
@@ -157,13 +231,11 @@ public final class AudioPlayer: @unchecked Sendable {
         case .soundServer(let server):
             opened = .server(
                 try PulseOutput(
-                    server: server, app: session.appID.rawValue, role: role, channels: sound.channels,
-                    sampleRate: sound.sampleRate,
+                    server: server, app: session.appID.rawValue, role: role, channels: channels, sampleRate: sampleRate,
                     bufferDuration: session.ioBufferDuration))
         case .files(let directory):
             opened = .files(
-                RenderedOutput(
-                    directory: directory, app: session.appID.rawValue, channels: sound.channels, sampleRate: sound.sampleRate))
+                RenderedOutput(directory: directory, app: session.appID.rawValue, channels: channels, sampleRate: sampleRate))
         }
         output = opened
         return opened
@@ -207,35 +279,33 @@ public final class AudioPlayer: @unchecked Sendable {
         let status = try? session.status()
         // I1, A5, IO3: the system stopped the output; the notification follows.
         guard let status, status.isOutputRunning else { return }
-        let channels = sound.channels
         switch output {
         case .server(let stream):
-            let frames = min(stream.writableFrames, (sound.samples.count - position) / channels)
-            if frames > 0 { stream.write(scaled(frames, by: options.volume)[...]) }
-            position += frames * channels
-            if position >= sound.samples.count { finishWhenPlayed(stream.bufferedSeconds) }
+            let samples = source.next(stream.writableFrames)
+            if !samples.isEmpty { stream.write(samples[...]) }
+            if samples.count < stream.writableFrames * channels { finishWhenPlayed(stream.bufferedSeconds) }
         case .files(let files):
-            let frames = min(files.takeFrames(), (sound.samples.count - position) / channels)
-            if frames > 0, let port = status.currentRoute.outputs.first?.uid {
-                do { try files.write(scaled(frames, by: options.volume * Float(status.outputGain)), port: port) } catch {
-                    tell(.failed(error.description))
-                }
+            let due = files.takeFrames()
+            var samples = source.next(due)
+            if !samples.isEmpty, let port = status.currentRoute.outputs.first?.uid {
+                let gain = Float(status.outputGain)
+                if gain != 1 { samples = samples.map { $0 * gain } }
+                do { try files.write(samples, port: port) } catch { tell(.failed(error.description)) }
             }
-            position += frames * channels
-            if position >= sound.samples.count { finishWhenPlayed(0) }
+            if samples.count < due * channels { finishWhenPlayed(0) }
         }
     }
 
-    private func scaled(_ frames: Int, by gain: Float) -> [Float] {
-        let slice = sound.samples[position..<position + frames * sound.channels]
-        return gain == 1 ? Array(slice) : slice.map { $0 * gain }
-    }
-
-    /// At the end of the sound: finished once what is buffered has played.
+    /// At the end of the sound (or where it could not be decoded on): finished once what is
+    /// buffered has played.
     private func finishWhenPlayed(_ buffered: Double) {
         guard buffered < 0.005 else { return }
         halt(nil)
-        position = 0
+        if let error = source.decodeError {
+            tell(.decodeError(error))
+            return
+        }
+        source.seek(to: 0)
         tell(.finished)
     }
 
@@ -248,7 +318,10 @@ public final class AudioPlayer: @unchecked Sendable {
         case .interruptionEnded(let shouldResume):  // I3
             guard interruptedWhilePlaying else { return }
             interruptedWhilePlaying = false
-            guard shouldResume, options.resumesAfterInterruption else { return }
+            guard shouldResume, options.resumesAfterInterruption else {
+                tell(.interruptionEnded(shouldResume: shouldResume))  // SO2: the app decides
+                return
+            }
             do { try start(event: .resumed) } catch { tell(.failed("cannot resume: \(error)")) }
         case .mediaServicesLost:  // MS1, MS3: the stream went with the server; a new one is made later
             if playing { lostWhilePlaying = true }

@@ -17,6 +17,29 @@ public final class AudioRecorder: @unchecked Sendable {
     public let session: AudioSession
     public let endpoint: AudioEndpoint
     public let path: String
+    /// What it writes; nil: 16-bit WAV at the session's sample rate and input channels.
+    public let format: Format?
+
+    /// A file format and the stream's shape (SO3: AVAudioRecorder's settings).
+    public struct Format: Sendable, Equatable {
+        public var file: SoundFile.Format
+        public var channels: Int
+        public var sampleRate: Int
+        public init(file: SoundFile.Format, channels: Int, sampleRate: Int) {
+            (self.file, self.channels, self.sampleRate) = (file, channels, sampleRate)
+        }
+    }
+
+    /// What happened, told to `eventHandler` in order on a queue of the recorder's own.
+    public enum Event: Sendable, Equatable {
+        case paused(interruption: Bool)
+        /// SO3: the interruption ended and it did not record on by itself.
+        case interruptionEnded(shouldResume: Bool)
+        /// `record(forDuration:)`'s time is up: the file is finished.
+        case finished
+        /// The file could not be written on; recording stopped.
+        case encodeError(String)
+    }
 
     private let ticker = Ticker(label: "audiosession.recorder")
     private var queue: DispatchQueue { ticker.queue }
@@ -29,6 +52,10 @@ public final class AudioRecorder: @unchecked Sendable {
     private var framesWritten = 0
     private var forwarder: NotificationForwarder?
     private var resumes = true
+    private var handler: (@Sendable (Event) -> Void)?
+    private let events = DispatchQueue(label: "audiosession.recorder.events")
+    private var limit: Int?
+    private var meter = PowerMeter(channels: 1)
 
     private enum Input {
         case server(PulseInput)
@@ -36,8 +63,9 @@ public final class AudioRecorder: @unchecked Sendable {
     }
 
     /// Nothing is recorded (nor the file created) until `record()`.
-    public init(path: String, session: AudioSession = .shared, endpoint: AudioEndpoint = .automatic) {
+    public init(path: String, session: AudioSession = .shared, endpoint: AudioEndpoint = .automatic, format: Format? = nil) {
         self.path = path
+        self.format = format
         self.session = session
         self.endpoint = endpoint
         forwarder = NotificationForwarder(session: session, queue: ticker.queue) { [weak self] in self?.handle($0) }
@@ -52,6 +80,25 @@ public final class AudioRecorder: @unchecked Sendable {
     }
 
     public var isRecording: Bool { queue.sync { recording } }
+
+    /// Told what happens, in order (see `Event`).
+    public var eventHandler: (@Sendable (Event) -> Void)? {
+        get { queue.sync { handler } }
+        set { queue.sync { handler = newValue } }
+    }
+
+    /// Per channel, the average and peak power recorded since the last call, in dBFS (−160: silence).
+    public func takeLevels() -> [(average: Double, peak: Double)] { queue.sync { meter.take() } }
+
+    /// Records until `seconds` are in the file (counting what is there), then finishes it
+    /// (`Event.finished`).
+    public func record(forDuration seconds: Double) throws {
+        try queue.sync { () throws in
+            limit = writer.map { framesWritten + Int(seconds * Double($0.sampleRate)) }
+            try start()
+            if limit == nil, let writer { limit = Int(seconds * Double(writer.sampleRate)) }
+        }
+    }
 
     /// Seconds recorded so far.
     public var currentTime: Double { queue.sync { writer.map { Double(framesWritten) / Double($0.sampleRate) } ?? 0 } }
@@ -70,12 +117,20 @@ public final class AudioRecorder: @unchecked Sendable {
 
     /// Stops and finishes the file.
     public func stop() {
-        queue.sync {
-            halt()
-            writer?.close()
-            writer = nil
-            input = nil
-        }
+        queue.sync { finish() }
+    }
+
+    private func finish() {
+        halt()
+        writer?.close()
+        writer = nil
+        input = nil
+        limit = nil
+    }
+
+    private func tell(_ event: Event) {
+        guard let handler else { return }
+        events.async { handler(event) }
     }
 
     // MARK: On the queue
@@ -85,13 +140,16 @@ public final class AudioRecorder: @unchecked Sendable {
         try session.reportInputRunning(true)  // IO1, IO2, P3
         do {
             let status = try session.status()
-            let channels = max(1, (try? status.inputChannels.get()) ?? 1)
-            let rate = Int(status.sampleRate.rounded())
+            let channels = format?.channels ?? max(1, (try? status.inputChannels.get()) ?? 1)
+            let rate = format?.sampleRate ?? Int(status.sampleRate.rounded())
             if writer == nil {
-                do { writer = try SoundFileWriter(path: path, channels: channels, sampleRate: rate, format: .wav16) } catch {
+                do {
+                    writer = try SoundFileWriter(path: path, channels: channels, sampleRate: rate, format: format?.file ?? .wav16)
+                } catch {
                     throw MediaError(error.description)
                 }
                 framesWritten = 0
+                meter = PowerMeter(channels: channels)
             }
             if input == nil { input = try openInput(channels: writer!.channels, rate: writer!.sampleRate, status) }
             if case .server(let stream) = input { stream.cork(false) }
@@ -138,8 +196,20 @@ public final class AudioRecorder: @unchecked Sendable {
         // I1, IO3: the system stopped the input (the notification follows): nothing is kept.
         guard let status, status.isInputRunning else { return }
         if status.recordsSilence { samples = [Float](repeating: 0, count: samples.count) }  // P3, D5
-        do { try writer.append(samples) } catch { return }
+        if let limit, framesWritten + samples.count / writer.channels > limit {
+            samples.removeLast(samples.count - max(0, limit - framesWritten) * writer.channels)
+        }
+        do { try writer.append(samples) } catch {
+            finish()
+            tell(.encodeError(error.description))
+            return
+        }
+        meter.add(samples)
         framesWritten += samples.count / writer.channels
+        if let limit, framesWritten >= limit {
+            finish()
+            tell(.finished)
+        }
     }
 
     private func handle(_ notification: SessionNotification) {
@@ -148,10 +218,11 @@ public final class AudioRecorder: @unchecked Sendable {
             guard recording else { return }
             interruptedWhileRecording = true
             halt()
+            tell(.paused(interruption: true))
         case .interruptionEnded(let shouldResume):  // I3
             guard interruptedWhileRecording else { return }
             interruptedWhileRecording = false
-            if shouldResume, resumes { try? start() }
+            if shouldResume, resumes { try? start() } else { tell(.interruptionEnded(shouldResume: shouldResume)) }
         case .mediaServicesLost:  // MS1, MS3: the stream went with the server; the file stays open
             if recording { lostWhileRecording = true }
             interruptedWhileRecording = false

@@ -47,6 +47,13 @@ final class PulseOutput: @unchecked Sendable {
     /// Pauses (true) or resumes the stream where it was.
     func cork(_ paused: Bool) { client.cork(paused) }
 
+    /// Drops what was written and not played yet (a seek: the new position is heard next).
+    func flush() {
+        client.connection.locked {
+            if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
+        }
+    }
+
     /// Seconds of audio written but not played yet.
     var bufferedSeconds: Double {
         client.connection.locked {

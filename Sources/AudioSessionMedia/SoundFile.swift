@@ -24,18 +24,21 @@ public struct SoundFileError: Error, CustomStringConvertible, Equatable {
 }
 
 /// Sound files through libsndfile: whatever it reads (WAV, FLAC, Ogg Vorbis, AIFF …) and
-/// WAV, FLAC or Ogg Vorbis written.
+/// whatever it writes (WAV, AIFF and CAF readable while they grow; FLAC, Ogg Vorbis and Opus).
 public enum SoundFile {
-    public enum Format: Sendable {
+    public enum Format: Sendable, Equatable {
         /// WAV, 32-bit float: what the simulated device renders.
         case wavFloat
         /// WAV, 16-bit PCM: what a recorder writes.
         case wav16
         case flac
         case oggVorbis
+        /// Any format libsndfile writes: its major format | subtype (SO3's recorder settings).
+        case libsndfile(Int32)
 
         var code: Int32 {
             switch self {
+            case .libsndfile(let code): code
             case .wavFloat: Int32(SF_FORMAT_WAV) | Int32(SF_FORMAT_FLOAT)
             case .wav16: Int32(SF_FORMAT_WAV) | Int32(SF_FORMAT_PCM_16)
             case .flac: Int32(SF_FORMAT_FLAC) | Int32(SF_FORMAT_PCM_16)
@@ -85,7 +88,8 @@ public final class SoundFileWriter: @unchecked Sendable {
         guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw SoundFileError(description: "cannot write \(path): \(String(cString: sf_strerror(nil)))")
         }
-        if format == .wavFloat || format == .wav16 {
+        let major = format.code & Int32(SF_FORMAT_TYPEMASK)
+        if [SF_FORMAT_WAV, SF_FORMAT_AIFF, SF_FORMAT_CAF].map({ Int32($0) }).contains(major) {
             sf_command(file, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))  // readable while it grows
         }
         self.path = path

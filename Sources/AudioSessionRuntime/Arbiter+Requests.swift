@@ -131,7 +131,7 @@ extension Arbiter {
                 AppSnapshot(
                     app: app, pid: player?.processID ?? hosted?.processID ?? connection.peer.pid, uid: connection.peer.uid,
                     status: status, player: name, kind: kind, policy: state.playerOrigins[app] ?? hosted?.origin,
-                    streams: hosted?.streams ?? []))
+                    streams: hosted?.streams ?? state.processStreams[app] ?? []))
         }
         // PL7, PL9: a player's app held for its bridge is still there (its session interrupted).
         for (app, held) in state.heldPlayers where reader.sees(held.uid) {

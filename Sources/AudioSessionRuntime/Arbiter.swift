@@ -126,6 +126,8 @@ public final class Arbiter: Sendable {
         var otherAudioRoles: [String: String] = [:]
         /// POL2: the sessions the daemon hosts for streams, by app.
         var hosted: [AppID: HostedSession] = [:]
+        /// SO1: the sound-server streams of each connected app's own process, for status.
+        var processStreams: [AppID: [String]] = [:]
         /// POL1, POL4: the policy entry that gave each player app its intent.
         var playerOrigins: [AppID: String] = [:]
         /// MS3: when media services were lost (the sound server went away), by `now`; nil
@@ -276,6 +278,9 @@ public final class Arbiter: Sendable {
             if let player = hello.player {
                 state.players[app] = player
                 state.backend?.playersChanged()
+            } else if peer.pid > 1, peer.pid != getpid() {
+                // SO1: streams its process already plays are its own from now on.
+                state.backend?.playersChanged()
             }
         }
         logger.debug("connected", metadata: ["connection": "#\(id)", "role": "\(hello.role)", "peer": "\(peer)"])
@@ -341,7 +346,9 @@ public final class Arbiter: Sendable {
         state.connectionByApp[app] = nil
         state.hosted[app] = nil
         state.playerOrigins[app] = nil
-        if state.players.removeValue(forKey: app) != nil { state.backend?.playersChanged() }
+        // PL1, SO1: the streams of its process change hands (other audio again).
+        let hadStreams = state.processStreams.removeValue(forKey: app) != nil
+        if state.players.removeValue(forKey: app) != nil || hadStreams { state.backend?.playersChanged() }
         deliver(state.engine.apply(.departure(app)).effects, &state)
     }
 

@@ -18,8 +18,9 @@ public protocol AudioBackend: Sendable {
     /// scenario run); a real device's is not. Backends are real unless they say otherwise.
     var isSimulated: Bool { get }
 
-    /// §16: a player's app connected or departed, so streams of its process change hands
-    /// (`Arbiter.app(forProcess:)`). Called under the arbiter's lock: enqueue only.
+    /// §16: a player's app connected or departed — or, SO1, an app of another process — so
+    /// streams of its process change hands (`Arbiter.app(forProcess:)`,
+    /// `Arbiter.connectedAppProcesses()`). Called under the arbiter's lock: enqueue only.
     func playersChanged()
 }
 

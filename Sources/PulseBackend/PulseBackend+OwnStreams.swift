@@ -212,6 +212,7 @@ extension PulseBackend {
             // stream on every step).
             if wrote || stream.carriesOurs { followLedger(own: key) }
         }
+        followProcessIO()  // SO1: a start refused before may be allowed now
     }
 
     /// On the queue: an own stream's change of ours came or went: the ledger follows (OA6).

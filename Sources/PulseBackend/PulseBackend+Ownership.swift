@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// Whose a sound-server stream is — the one place that answers, in CL4's order:
-/// 1. a **client**'s (it carries its app id, `audiosession.app`): governed by its session;
+/// 1. a **client**'s (it carries its app id, `audiosession.app`; or, SO1, its program is the
+///    process of one connected app): governed by its session;
 /// 2. a **call**'s (§18: its program records and plays, CL2): the hosted call's own, never muted
 ///    as other audio or as a player's (CL4), or left alone during a system call it holds;
 /// 3. a **player**'s (§16 PL1: its process, or an ancestor, is a player's);
@@ -34,6 +35,7 @@ extension PulseBackend {
 
     func owner(of stream: PulseStream) -> StreamOwner {
         if let app = stream.app { return .client(app) }
+        if let app = processApp(of: stream) { return .client(app) }  // SO1
         if let program = program(of: stream) {
             switch calls.owner(of: program) {
             case .session(let app): return .call(app.rawValue)

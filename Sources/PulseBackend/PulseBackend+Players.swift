@@ -55,6 +55,9 @@ extension PulseBackend {
         followForCalls(stream)
         let key = StreamKey(index: stream.index, isRecord: stream.isRecord)
         let owner = owner(of: stream)
+        // SO1: a client's stream by its process (not by the app id it carries) is that app's I/O.
+        let byProcess: AppID? = if case .client(let app) = owner, stream.app == nil { AppID(app) } else { nil }
+        defer { processStream(key, app: byProcess) }
         if let app = owner.app {
             var stream = stream
             // Was other audio: an app's own now, as it was before our duck or mute (and our writes

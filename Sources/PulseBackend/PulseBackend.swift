@@ -32,6 +32,8 @@ public final class PulseBackend: AudioBackend {
         var ownStreams: [StreamKey: OwnStream] = [:]
         /// POL2: the streams whose sessions the runtime hosts, by sink-input index.
         var hostedStreams: [UInt32: AppID] = [:]
+        /// SO1: the streams of connected apps' own processes (`PulseBackend+ProcessStreams.swift`).
+        var processStreams = ProcessStreams()
         /// CL1: the sources that are monitors (a capture of one is never a recording), by index.
         var monitors: Set<UInt32> = []
         /// CL2: each foreign stream's program, read once (`program(of:)`).
@@ -207,6 +209,7 @@ public final class PulseBackend: AudioBackend {
                 (state.programs[key], state.lineages[key], state.followed[key]) = (nil, nil, nil)
             }
             calls.removed(CallDetector.StreamID(index: index, isCapture: isRecord))
+            processStream(StreamKey(index: index, isRecord: isRecord), app: nil)  // SO1: the app's I/O follows
             if ownStreamRemoved(index, isRecord: isRecord) {
                 if !isRecord { hostedStreamRemoved(index) }
             } else if !isRecord {

@@ -31,9 +31,20 @@ struct AVFAudioSymbolTests {
                 process.arguments! += ["-Xcc", "-fmodule-map-file=\(map.path)"]
             }
         }
+        // And the package's system-library modules (libsndfile, libpulse: AVAudioPlayer's path).
+        let sources = root.appendingPathComponent("Sources")
+        for name in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() where name.hasPrefix("C") {
+            let map = sources.appendingPathComponent("\(name)/module.modulemap")
+            if FileManager.default.fileExists(atPath: map.path) {
+                process.arguments! += ["-Xcc", "-fmodule-map-file=\(map.path)"]
+            }
+        }
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "swift symbolgraph-extract")
+        #expect(process.terminationStatus == 0, "swift symbolgraph-extract: \(said)")
         let data = try Data(contentsOf: output.appendingPathComponent("AVFAudio.symbols.json"))
         let graph = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let symbols = graph?["symbols"] as? [[String: Any]] ?? []

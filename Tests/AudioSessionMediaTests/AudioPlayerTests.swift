@@ -28,7 +28,7 @@ struct AudioPlayerTests {
         #expect(!(try music.status().isOutputRunning))
 
         let rendered = try fixture.rendered("music", port: "built-in-speaker")
-        #expect(rendered.frames == player.sound.frames)  // every frame, once
+        #expect(rendered.frames == player.frames)  // every frame, once
         let head = rendered.samples[0..<9_600]  // the first 0.2 s
         let tail = rendered.samples[(rendered.samples.count - 9_600)...]
         #expect(abs(Level.dBFS(head) - 20 * log10(0.5)) < 0.1)

@@ -23,7 +23,8 @@ struct LayeringTests {
         // The client with NotificationCenter and `shared`: what apps import.
         "AudioSession": ["AudioSessionClient", "AudioSessionWire"],
         // AVFAudio brings Combine as Apple's Foundation does (ObservableObject, @Published).
-        "AVFAudio": ["AudioSession", "AudioSessionModel", "Combine"],
+        // SO2, SO3: AVAudioPlayer and AVAudioRecorder over the one playback and recording path.
+        "AVFAudio": ["AudioSession", "AudioSessionModel", "AudioSessionMedia", "CSndFile", "Combine"],
         "AVFoundation": ["AVFAudio"],
         // Porting aids: OpenCombine re-exported, and AVFoundation re-exported for `import AVKit`.
         "Combine": [],

@@ -111,14 +111,17 @@ final class PulseFixture: Sendable {
     /// Tests/C/NAME.c compiled with the system's C compiler against a pkg-config package, warnings
     /// as errors, into .build/debug/NAME; its path.
     static func compile(_ name: String, with package: String, extra: [String] = []) throws -> String {
+        let flags = try run("/usr/bin/pkg-config", ["--cflags", "--libs", package], environment: [:])
+        return try compile(name, flags: flags.split(separator: " ").map(String.init) + extra)
+    }
+
+    /// Tests/C/NAME.c compiled with these compiler flags, warnings as errors, into .build/debug/NAME.
+    static func compile(_ name: String, flags: [String]) throws -> String {
         let output = FlappingServerTests.executable(name)
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("C/\(name).c").path
-        let flags = try run("/usr/bin/pkg-config", ["--cflags", "--libs", package], environment: [:])
         _ = try run(
-            "/usr/bin/cc",
-            ["-Wall", "-Wextra", "-Werror", "-o", output, source] + flags.split(separator: " ").map(String.init) + extra,
-            environment: ["PATH": "/usr/bin:/bin"])
+            "/usr/bin/cc", ["-Wall", "-Wextra", "-Werror", "-o", output, source] + flags, environment: ["PATH": "/usr/bin:/bin"])
         // Executable whatever the umask was while cc ran (an in-process socket test of another
         // suite may have narrowed it for a moment: the socket is born with its mode).
         chmod(output, 0o755)

@@ -261,5 +261,28 @@ check(MPRemoteCommandCenter.shared().nextTrackCommand.isEnabled, "MediaPlayer: i
 episodes.pause()
 try session.setActive(false)
 
+// AVAudioRecorder and AVAudioPlayer (SO2, SO3): a memo recorded from the microphone, then played
+// back on a loop through a call; the player's delegate resumes it (on the main queue: awaited).
+let memo = VoiceMemo()
+let memoURL = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("memo-\(getpid()).caf")
+try memo.record(to: memoURL, seconds: 0.5)
+check(await serveMainQueue { memo.log.contains("recorded true") }, "AVAudioRecorder: the memo recorded for 0.5 s: \(memo.log)")
+try memo.play(memoURL)
+check(memo.player?.isPlaying == true && abs((memo.player?.duration ?? 0) - 0.5) < 0.01, "AVAudioPlayer plays the memo back")
+try system.perform(.systemSession(.call, begin: true))
+check(
+    await serveMainQueue { memo.log.contains("player interrupted") } && memo.player?.isPlaying == false,
+    "AVAudioPlayer: a call pauses it, audioPlayerBeginInterruption on the main queue")
+try system.perform(.systemSession(.call, begin: false))
+check(
+    await serveMainQueue { memo.log.contains("player resumed") } && memo.player?.isPlaying == true,
+    "AVAudioPlayer: EndInterruption with .shouldResume, and play() plays on: \(memo.log)")
+try? await Task.sleep(nanoseconds: 300_000_000)  // a moment of playing, the main queue free
+memo.updateLevel()
+check(abs(memo.level - -12) < 1.5, "AVAudioPlayer metering: the memo's level, the microphone's −12 dBFS (\(memo.level))")
+memo.player?.stop()
+try? FileManager.default.removeItem(at: memoURL)
+try session.setActive(false)
+
 print(failures == 0 ? "all iOS-style checks passed" : "\(failures) iOS-style checks failed")
 exit(failures == 0 ? 0 : 1)
