@@ -260,7 +260,7 @@ let package = Package(
             name: "PulseBackendTests",
             dependencies: [
                 "PulseBackend", "AudioSessionEngine", "AudioSession", "AudioSessionMedia", "AudioSessionRuntime",
-                "AudioSessionConfiguration",
+                "AudioSessionConfiguration", "AVFAudio",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],

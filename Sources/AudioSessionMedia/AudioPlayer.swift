@@ -281,18 +281,18 @@ public final class AudioPlayer: @unchecked Sendable {
         guard let status, status.isOutputRunning else { return }
         switch output {
         case .server(let stream):
+            // (The end is the source's to say: the server's writable size grows while it plays.)
             let samples = source.next(stream.writableFrames)
             if !samples.isEmpty { stream.write(samples[...]) }
-            if samples.count < stream.writableFrames * channels { finishWhenPlayed(stream.bufferedSeconds) }
+            if source.isAtEnd { finishWhenPlayed(stream.bufferedSeconds) }
         case .files(let files):
-            let due = files.takeFrames()
-            var samples = source.next(due)
+            var samples = source.next(files.takeFrames())
             if !samples.isEmpty, let port = status.currentRoute.outputs.first?.uid {
                 let gain = Float(status.outputGain)
                 if gain != 1 { samples = samples.map { $0 * gain } }
                 do { try files.write(samples, port: port) } catch { tell(.failed(error.description)) }
             }
-            if samples.count < due * channels { finishWhenPlayed(0) }
+            if source.isAtEnd { finishWhenPlayed(0) }
         }
     }
 

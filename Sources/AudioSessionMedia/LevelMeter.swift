@@ -6,7 +6,7 @@ import Synchronization
 /// session did to the sound: a duck, silence during a call, a foreign player muted. The tests
 /// and `pulse-bench` measure with it.
 ///
-/// An untagged record stream (mono float, 48 kHz, 10 ms fragments), so the daemon leaves it
+/// An untagged record stream (float, mono unless asked for more, 48 kHz, 10 ms fragments), so the daemon leaves it
 /// where it is; read every 10 ms on a thread of its own, keeping only the running sums of the
 /// measurement under way.
 public final class LevelMeter: Sendable {
@@ -15,9 +15,12 @@ public final class LevelMeter: Sendable {
     /// - Parameters:
     ///   - server: the sound server's address (nil: `PULSE_SERVER`, then the user's).
     ///   - source: the source's name, such as `speaker.monitor`.
-    public init(server: String?, source: String) throws(MediaError) {
+    ///   - channels: 1 (the server downmixes, as it will) or the source's own count (the level is
+    ///     then the mean over every channel's samples, with no downmix of the server's).
+    public init(server: String?, source: String, channels: Int = 1) throws(MediaError) {
         let listener = Listener(
-            input: try PulseInput(server: server, app: nil, channels: 1, sampleRate: 48_000, bufferDuration: 0.01, device: source)
+            input: try PulseInput(
+                server: server, app: nil, channels: channels, sampleRate: 48_000, bufferDuration: 0.01, device: source)
         )
         self.listener = listener
         // The thread holds the listener, not the meter: a meter let go stops listening.
@@ -47,6 +50,25 @@ public final class LevelMeter: Sendable {
         20 * log10(max((meanSquare * 2).squareRoot(), 1e-12))
     }
 
+    /// Waits until a sample louder than `dBFS` (a sine's peak: 0 is full scale) arrives, at
+    /// most `seconds`; the monotonic time (`DispatchTime.now().uptimeNanoseconds`) it was read
+    /// at, nil if none came. Read every 2 ms while waiting: the latency benchmarks time the first
+    /// sound of a player with it (what the monitor adds is the same for every player).
+    public func firstSound(above dBFS: Double, within seconds: Double) -> UInt64? {
+        let threshold = Float(pow(10, dBFS / 20))
+        listener.watch.withLock { $0 = Listener.Watch(threshold: threshold) }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            if let heard = listener.watch.withLock({ $0?.heardAt }) {
+                listener.watch.withLock { $0 = nil }
+                return heard
+            }
+            usleep(1_000)
+        }
+        listener.watch.withLock { $0 = nil }
+        return nil
+    }
+
     /// Stops listening (also when the meter is let go).
     public func stop() { listener.stop() }
 }
@@ -60,8 +82,15 @@ private final class Listener: Sendable {
         var count = 0
     }
 
+    /// `LevelMeter.firstSound`: the peak awaited, and when it came.
+    struct Watch {
+        var threshold: Float
+        var heardAt: UInt64?
+    }
+
     let input: PulseInput
     let window = Mutex(Window())
+    let watch = Mutex<Watch?>(nil)
     private let running = Atomic<Bool>(true)
     private let done = DispatchSemaphore(value: 0)
 
@@ -75,7 +104,15 @@ private final class Listener: Sendable {
                 window.sumOfSquares += sumOfSquares(samples)
                 window.count += samples.count
             }
-            usleep(10_000)
+            let watching = watch.withLock { watch -> Bool in
+                guard var current = watch else { return false }
+                if current.heardAt == nil, samples.contains(where: { abs($0) > current.threshold }) {
+                    current.heardAt = DispatchTime.now().uptimeNanoseconds
+                    watch = current
+                }
+                return true
+            }
+            usleep(watching ? 2_000 : 10_000)
         }
         done.signal()
     }

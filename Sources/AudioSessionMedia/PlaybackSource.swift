@@ -24,6 +24,8 @@ struct PlaybackSource {
     private var meter: PowerMeter
     /// The file ended where its header said it would not (a file truncated while it plays).
     private(set) var decodeError: String?
+    /// Everything was played (no loop left): what `next` returns is the last of it.
+    private(set) var isAtEnd = false
 
     init(reader: SoundFileReader) {
         self.reader = reader
@@ -37,6 +39,7 @@ struct PlaybackSource {
 
     mutating func seek(to frame: Int) {
         reader.seek(to: frame)
+        isAtEnd = false
         pending.removeAll(keepingCapacity: true)
         pendingStart = 0
         fraction = 0
@@ -62,6 +65,7 @@ struct PlaybackSource {
         var produced = 0
         while produced < count {
             guard fill(2) else {
+                isAtEnd = true
                 // The end: the last frame alone, if one is left.
                 if pendingFrames == 1 {
                     out += pending[pendingStart..<pendingStart + channels]

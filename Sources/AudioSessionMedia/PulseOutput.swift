@@ -9,11 +9,14 @@ final class PulseOutput: @unchecked Sendable {
     let channels: Int
 
     /// - Parameters:
-    ///   - bufferDuration: the session's IO buffer duration (HW2); the buffer is twice it, at least 50 ms.
+    ///   - bufferDuration: the session's IO buffer duration (HW2); the buffer is twice it, at least
+    ///     150 ms: fed by a 10 ms timer on a shared machine, a shorter one ran dry under load (gaps heard
+    ///     in a recording of it while two builds ran). A pause, a seek, a duck or a mute is not
+    ///     delayed by it (the stream is corked, flushed or set on the server at once).
     init(server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double) throws(MediaError) {
         self.channels = channels
         let frameBytes = UInt32(channels * MemoryLayout<Float>.size)
-        let target = UInt32(max(bufferDuration * 2, 0.05) * Double(sampleRate)) * frameBytes
+        let target = UInt32(max(bufferDuration * 2, 0.15) * Double(sampleRate)) * frameBytes
         var attributes = pa_buffer_attr(
             maxlength: UInt32.max, tlength: target, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
         // An explicit volume: the server's saved per-role volume (which may hold a duck) is not restored onto it.

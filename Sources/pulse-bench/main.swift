@@ -24,8 +24,15 @@ import PulseClient
 // side is reported as not available. SERVER is a PulseAudio or pipewire-pulse address
 // (unix:/…/native) whose default sink plays to nobody (scripts/benchmark starts them headless).
 
+if (3...4).contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--player" {
+    // SO2: the client library's player beside paplay (PlayerBench.swift); how long each FLAC
+    // plays (60 s unless said).
+    let seconds = CommandLine.arguments.count == 4 ? Double(CommandLine.arguments[3]) ?? 60 : 60
+    try PlayerBench.run(address: CommandLine.arguments[2], seconds: seconds)
+    exit(0)
+}
 guard CommandLine.arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: pulse-bench unix:/path/to/native\n".utf8))
+    FileHandle.standardError.write(Data("usage: pulse-bench unix:/path/to/native | pulse-bench --player unix:/path/to/native [SECONDS]\n".utf8))
     exit(2)
 }
 let address = CommandLine.arguments[1]

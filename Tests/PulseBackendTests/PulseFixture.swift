@@ -156,7 +156,20 @@ final class PulseFixture: Sendable {
         {
             let deadline = Date().addingTimeInterval(5)
             while !(try pactl(["list", "sinks", "short"])).contains("\t\(name)\t"), Date() < deadline { usleep(20_000) }
-            try pactl(["set-default-sink", name])
+            // Until the server says it is the default: WirePlumber may not know the new node yet
+            // when pipewire-pulse lists it, and a default set before then can be lost (a PlaybackLevelTests
+            // run on PipeWire kept the speaker for 10 s). Asked again every half second.
+            var taken = false
+            for _ in 0..<10 where !taken {
+                try pactl(["set-default-sink", name])
+                for _ in 0..<25 where !taken {
+                    taken = (try pactl(["get-default-sink"])) == name
+                    if !taken { usleep(20_000) }
+                }
+            }
+            guard taken else {
+                throw StartError(description: "PipeWire did not take \(name) as its default sink: \(try pactl(["info"]))")
+            }
         }
         return module
     }
@@ -194,8 +207,8 @@ final class PulseFixture: Sendable {
     /// ahead by its default latency (2 s), and a stream joining it is not rewound, so its first
     /// two seconds would wait behind that silence. Resumed, the sink's clock restarts now at the
     /// recording's low latency (10 ms), which it keeps while the recording lasts.
-    func recordMonitor(of sink: String) throws -> LevelMeter {
-        let recording = try LevelMeter(server: server, source: "\(sink).monitor")
+    func recordMonitor(of sink: String, channels: Int = 1) throws -> LevelMeter {
+        let recording = try LevelMeter(server: server, source: "\(sink).monitor", channels: channels)
         if kind == .pulseaudio {
             try pactl(["suspend-sink", sink, "1"])
             try pactl(["suspend-sink", sink, "0"])

@@ -1,0 +1,136 @@
+import AudioSession
+import AudioSessionMedia
+import AudioSessionRuntime
+import Foundation
+import Logging
+import PulseClient
+
+/// `pulse-bench --player SERVER` (SO2, issue 46): the client library's player beside paplay on
+/// one server.
+/// - From `play()` (or paplay's start) to its first sample on the default sink's monitor, p50 and
+///   p99 over 50 rounds each, interleaved.
+/// - Memory and CPU of playing an hour-long stereo FLAC for 60 s beside a minute-long one: the
+///   process's resident memory must grow no more for the hour than for the minute (+5 MiB), since
+///   the file is decoded as it plays; CPU seconds per second of playback beside paplay's.
+enum PlayerBench {
+    static func run(address: String, seconds: Double) throws {
+        let arbiter = try Arbiter(
+            configuration: .init(profile: .desktop), logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let session = AudioSession(appID: "bench", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        try session.setCategory(.playback)
+        let directory = NSTemporaryDirectory() + "pulse-bench-player-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        // Latency: a second of 440 Hz at −6 dBFS, from its first sample.
+        let tone = directory + "/tone.wav"
+        try write(seconds: 1, channels: 1, rate: 48_000, to: tone, format: .wav16)
+        let meter = try LevelMeter(server: address, source: "@DEFAULT_MONITOR@")
+        if (try? PulseContext(server: address, name: "pulse-bench"))?.serverName?.hasPrefix("pulseaudio") == true {
+            // An idle null sink renders ahead by 2 s and does not rewind: restarted at the meter's latency.
+            Tool.run(["pactl", "suspend-sink", "@DEFAULT_SINK@", "1"], server: address)
+            Tool.run(["pactl", "suspend-sink", "@DEFAULT_SINK@", "0"], server: address)
+        }
+        var ours = Rounds(name: "AudioPlayer.play() → first sample on the monitor")
+        var theirs = Rounds(name: "paplay started → first sample on the monitor  ")
+        for _ in 0..<50 {
+            let player = try AudioPlayer(contentsOf: tone, session: session, endpoint: .soundServer(address))
+            var start = DispatchTime.now().uptimeNanoseconds
+            try player.play()
+            guard let heard = meter.firstSound(above: -20, within: 3) else { fail("the player was not heard") }
+            ours.samples.append(heard - start)
+            player.stop()
+            waitForSilence(meter)
+            start = DispatchTime.now().uptimeNanoseconds
+            let paplay = Tool.start(["paplay", tone], server: address)
+            guard let first = meter.firstSound(above: -20, within: 3) else { fail("paplay was not heard") }
+            theirs.samples.append(first - start)
+            kill(paplay, SIGKILL)
+            var status: Int32 = 0
+            waitpid(paplay, &status, 0)
+            waitForSilence(meter)
+        }
+        print(ours.summary + p99(ours))
+        print(theirs.summary + p99(theirs))
+        meter.stop()
+        try session.setActive(false)
+
+        // Memory: an hour-long and a minute-long stereo FLAC, each played for `seconds`.
+        let hour = directory + "/hour.flac"
+        let minute = directory + "/minute.flac"
+        try write(seconds: 60, channels: 2, rate: 44_100, to: minute, format: .flac)
+        try write(seconds: 3_600, channels: 2, rate: 44_100, to: hour, format: .flac)
+        let (minuteGrowth, minuteCPU) = try playFor(seconds, minute, session, address)
+        let (hourGrowth, hourCPU) = try playFor(seconds, hour, session, address)
+        print(
+            String(
+                format: "playing %.0f s: resident memory +%.1f MiB for a minute-long FLAC, +%.1f MiB for an hour-long one"
+                    + " (target: ≤ +5 MiB more)",
+                seconds, Double(minuteGrowth) / 1_048_576, Double(hourGrowth) / 1_048_576))
+        let paplayCPU = cpuOfPaplay(hour, seconds: seconds, address)
+        print(
+            String(
+                format: "CPU per second of playback: %.2f ms ours (hour-long FLAC; %.2f ms the minute-long), %.2f ms paplay",
+                hourCPU * 1_000, minuteCPU * 1_000, paplayCPU * 1_000))
+    }
+
+    /// The p99 as Rounds' summary does not print it.
+    static func p99(_ rounds: Rounds) -> String { String(format: "; p99 %.3f ms", rounds.quantile(0.99)) }
+
+    /// Until the monitor has been silent for 100 ms (the last round's sound drained).
+    static func waitForSilence(_ meter: LevelMeter) {
+        for _ in 0..<50 where meter.level(over: 0.1) > -60 {}
+    }
+
+    /// A 440 Hz sine at −6 dBFS written a second at a time (an hour never sits in memory).
+    static func write(seconds: Int, channels: Int, rate: Int, to path: String, format: SoundFile.Format) throws {
+        let writer = try SoundFileWriter(path: path, channels: channels, sampleRate: rate, format: format)
+        let step = 2 * Double.pi * 440 / Double(rate)
+        var second = [Float](repeating: 0, count: rate * channels)
+        for index in 0..<rate {
+            let value = 0.5 * Float(sin(step * Double(index)))
+            for channel in 0..<channels { second[index * channels + channel] = value }
+        }
+        for _ in 0..<seconds { try writer.append(second) }  // 440 Hz: a whole number of periods per second
+        writer.close()
+    }
+
+    /// Plays `path` for `seconds`: the resident memory it grew by and its CPU seconds per second.
+    static func playFor(_ seconds: Double, _ path: String, _ session: AudioSession, _ address: String) throws -> (Int, Double) {
+        let rssBefore = residentBytes()
+        let cpuBefore = cpuSeconds()
+        let player = try AudioPlayer(contentsOf: path, session: session, endpoint: .soundServer(address))
+        try player.play()
+        usleep(UInt32(seconds * 1_000_000))
+        let grown = residentBytes() - rssBefore
+        let cpu = (cpuSeconds() - cpuBefore) / seconds
+        player.stop()
+        return (grown, cpu)
+    }
+
+    static func cpuOfPaplay(_ path: String, seconds: Double, _ address: String) -> Double {
+        let paplay = Tool.start(["paplay", path], server: address)
+        usleep(UInt32(seconds * 1_000_000))
+        let stat = (try? String(contentsOfFile: "/proc/\(paplay)/stat", encoding: .utf8)) ?? ""
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        let ticks = fields.count > 12 ? (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0) : 0
+        kill(paplay, SIGKILL)
+        var status: Int32 = 0
+        waitpid(paplay, &status, 0)
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK))) / seconds
+    }
+
+    static func residentBytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        let kib = line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true)[1]) } ?? 0
+        return kib * 1_024
+    }
+
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+}
