@@ -99,12 +99,6 @@ struct AVAudioPlayerServerTests {
         #expect(at440 > 30 * max(below, above), "\(kind): 440 Hz \(at440), 330 Hz \(below), 550 Hz \(above)")
     }
 
-    /// What the monitor hears steadily: the median of five 100 ms windows (a window with a gap in
-    /// it — a client or the meter starved for a moment on a loaded machine — does not move it).
-    static func steady(_ monitor: LevelMeter) -> Double {
-        (0..<5).map { _ in monitor.level(over: 0.1) }.sorted()[2]
-    }
-
     /// The power of one frequency in 48 kHz samples (Goertzel).
     static func power(of frequency: Double, in samples: [Float]) -> Double {
         let coefficient = 2 * cos(2 * Double.pi * frequency / 48_000)
@@ -136,9 +130,9 @@ struct AVAudioPlayerServerTests {
         player.isMeteringEnabled = true
         #expect(player.play())
         #expect(eventually { (try? pulse.ownStream(of: "music")) != nil }, "\(kind): its stream carries the app")
-        #expect(eventually { Self.steady(monitor) > -20 }, "\(kind): heard")
+        #expect(eventually { monitor.steadyLevel() > -20 }, "\(kind): heard")
         player.updateMeters()
-        let full = Self.steady(monitor)
+        let full = monitor.steadyLevel()
         player.updateMeters()
         let metered = Double(player.averagePower(forChannel: 0))
         #expect(abs(full - 20 * log10(0.5)) < 1, "\(kind): heard at \(full) dBFS, the file's −6.02 ± 1 dB")
@@ -152,7 +146,7 @@ struct AVAudioPlayerServerTests {
         var ducked = full
         #expect(
             eventually(within: 3) {
-                ducked = Self.steady(monitor)
+                ducked = monitor.steadyLevel()
                 return abs(ducked - full - 20 * log10(0.2)) < 0.5
             }, "\(kind): ducked \(ducked - full) dB")
         #expect(player.volume == 1)
@@ -177,7 +171,7 @@ struct AVAudioPlayerServerTests {
         var again = -240.0
         #expect(
             eventually(within: 3) {
-                again = Self.steady(monitor)
+                again = monitor.steadyLevel()
                 return abs(again - full) < 0.5
             }, "\(kind): heard again after play(): \(again) dBFS, \(full) before")
 

@@ -49,30 +49,29 @@ struct PlaybackLevelTests {
         player.eventHandler = events.append
         try player.play()
         #expect(eventually { backend.ownStreams.values.contains { $0.app == "music" } })
-        usleep(500_000)
-        let full = monitor.level(over: 0.5)
+        _ = monitor.settle { $0 > -20 }
+        let full = monitor.steadyLevel()
         // At its own level (−6 dBFS), give or take the server's mono → stereo → mono mixing (3 dB).
         #expect(abs(full - 20 * log10(0.5)) < 3.5, "\(kind): the tone plays at \(full) dBFS")
 
         let navigation = AudioSession(appID: "navigation", transport: .inProcess(arbiter))
         try navigation.setCategory(.playback, options: [.mixWithOthers, .duckOthers])
         try navigation.setActive(true)
-        usleep(300_000)
-        let ducked = monitor.level(over: 0.5)
+        let ducked = monitor.settle { abs($0 - full - 20 * log10(0.2)) < 0.5 }
         #expect(abs(ducked - full - 20 * log10(0.2)) < 0.5, "\(kind): ducked \(ducked - full) dB")
         try navigation.setActive(false)
-        usleep(300_000)
-        #expect(abs(monitor.level(over: 0.5) - full) < 0.5, "\(kind): back to its own level")
+        let back = monitor.settle { abs($0 - full) < 0.5 }
+        #expect(abs(back - full) < 0.5, "\(kind): back to its own level (\(back) dBFS, \(full) before)")
 
         arbiter.report(.systemSession(.call, begin: true))
         #expect(events.saw(.paused(.interruption)))
-        usleep(300_000)
+        _ = monitor.settleToSilence()
         let silent = monitor.level(over: 0.5)
         #expect(silent < -60, "\(kind): \(silent) dBFS during the call")
         arbiter.report(.systemSession(.call, begin: false))
         #expect(events.saw(.resumed))
-        usleep(300_000)
-        #expect(abs(monitor.level(over: 0.5) - full) < 0.5, "\(kind): playing again after the call")
+        let again = monitor.settle { abs($0 - full) < 0.5 }
+        #expect(abs(again - full) < 0.5, "\(kind): playing again after the call (\(again) dBFS, \(full) before)")
         player.stop()
         music.close()
         navigation.close()
@@ -89,8 +88,7 @@ struct PlaybackLevelTests {
         let foreign = try pulse.play(file: Self.tone(pulse, seconds: 30, amplitude: 0.5, name: "foreign"))
         defer { PulseFixture.end(foreign) }
         #expect(eventually { !backend.foreignStreams.isEmpty })
-        usleep(500_000)
-        let before = monitor.level(over: 0.5)
+        let before = monitor.settle { $0 > -12 }
         #expect(before > -12, "\(kind): the foreign player is heard (\(before) dBFS)")
 
         let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
@@ -99,13 +97,12 @@ struct PlaybackLevelTests {
             contentsOf: Self.tone(pulse, seconds: 30, amplitude: 0, name: "silence"), session: music,
             endpoint: .soundServer(pulse.server))
         try player.play()
-        usleep(500_000)
+        _ = monitor.settleToSilence()
         let during = monitor.level(over: 0.5)
         #expect(during < -60, "\(kind): \(during) dBFS while the non-mixable session plays")
         player.stop()
         try music.setActive(false, options: .notifyOthersOnDeactivation)
-        usleep(500_000)
-        let after = monitor.level(over: 0.5)
+        let after = monitor.settle { abs($0 - before) < 0.5 }
         #expect(abs(after - before) < 0.5, "\(kind): the foreign player is heard again (\(after) dBFS)")
         music.close()
     }
