@@ -32,7 +32,8 @@ if (3...4).contains(CommandLine.arguments.count), CommandLine.arguments[1] == "-
     exit(0)
 }
 guard CommandLine.arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: pulse-bench unix:/path/to/native | pulse-bench --player unix:/path/to/native [SECONDS]\n".utf8))
+    let usage = "usage: pulse-bench unix:/path/to/native | pulse-bench --player unix:/path/to/native [SECONDS]\n"
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
 let address = CommandLine.arguments[1]
