@@ -61,6 +61,9 @@ public struct PlayerMachine: Sendable {
         case seeked(PlayerID, position: Int64, at: UInt64)
         /// Its `Position` (µs) as read at this time (ns): where it is, for PL5's comparison.
         case position(PlayerID, Int64, at: UInt64)
+        /// PL5 (revision 6): its `Position` as read for `readPositionBeforePlay` (nil: it has none,
+        /// or did not answer), at this time (ns).
+        case positionBeforePlay(PlayerID, Int64?, at: UInt64)
         /// It left the bus, or its process ended.
         case vanished(PlayerID)
         /// Its session's notification.
@@ -87,6 +90,9 @@ public struct PlayerMachine: Sendable {
         case depart(PlayerID)
         /// An MPRIS method on the player.
         case mpris(PlayerID, Method)
+        /// PL5 (revision 6): read its `Position` and feed it back (`positionBeforePlay`): Play
+        /// follows only if nobody seeked it meanwhile.
+        case readPositionBeforePlay(PlayerID)
         /// A line for the log (once per player and kind).
         case log(PlayerID, String)
     }
@@ -123,6 +129,9 @@ public struct PlayerMachine: Sendable {
         var startedBefore: UInt64 = 0
         /// PL5: where it was last known to be (µs), when (ns), and whether it was playing then.
         var anchor: (position: Int64, at: UInt64, playing: Bool)?
+        /// PL5 (revision 6): an interruption ended with its claim standing; its Position is read
+        /// before Play.
+        var awaitsPosition = false
     }
 
     /// PL5 (revision 5): a `Seeked` this close (µs) to where the player is expected to be is an
@@ -193,6 +202,7 @@ public struct PlayerMachine: Sendable {
         case .newTrack:
             // PL5: a new track while paused by an interruption ends the claim to resume.
             player.pausedByInterruption = false
+            player.awaitsPosition = false
             return []
         case .claimRestored(_, let position):
             guard player.status != .playing else { return [] }  // the user played it meanwhile
@@ -212,12 +222,27 @@ public struct PlayerMachine: Sendable {
         case .seeked(_, let position, let now):
             // PL5 (revision 5): a seek only if the position moved — browsers announce where they
             // are with a `Seeked` on every pause and play.
-            if !Self.isAnnouncement(position, at: now, of: player) { player.pausedByInterruption = false }
+            if !Self.isAnnouncement(position, at: now, of: player) {
+                player.pausedByInterruption = false
+                player.awaitsPosition = false
+            }
             player.anchor = (position, now, player.status == .playing)
             return []
         case .position(_, let position, let now):
             player.anchor = (position, now, player.status == .playing)
             return []
+        case .positionBeforePlay(_, let position, let now):
+            // PL5 (revision 6): a seek need not be announced: more than 1 s from where it was
+            // paused, the user seeked — the claim ends and it stays paused.
+            // (Still Playing as far as we know is a Pause not answered yet: it takes the two in order.)
+            guard player.awaitsPosition else { return [] }
+            player.awaitsPosition = false
+            guard player.canControl else { return [] }
+            if let position, player.anchor != nil, !Self.isAnnouncement(position, at: now, of: player) {
+                return [.log(id, "seeked while paused by the interruption (its Position moved, no Seeked said so); stays paused")]
+            }
+            player.awaitsOwnPlay = true
+            return [.mpris(id, .play)]
         case .notification(_, let notification): return notified(id, &player, notification)
         case .intent(_, let mixes):
             player.mixesWithOthers = mixes
@@ -283,6 +308,7 @@ public struct PlayerMachine: Sendable {
             } else {
                 // PL5: the user played it: an activation (I5: no later `ended` for it).
                 player.pausedByInterruption = false
+                player.awaitsPosition = false
             }
             player.awaitsOwnPause = false
             guard !player.active else { return [] }
@@ -295,6 +321,7 @@ public struct PlayerMachine: Sendable {
                 // Paused or stopped by the user or by the player itself: PL4's claim ends.
                 player.awaitsOwnPlay = false
                 player.pausedByInterruption = false
+                player.awaitsPosition = false
             }
             guard player.active else { return [] }
             player.active = false
@@ -318,8 +345,9 @@ public struct PlayerMachine: Sendable {
             player.pausedByInterruption = false
             player.refusals = 0
             guard resumes, player.canControl else { return [] }
-            player.awaitsOwnPlay = true
-            return [.mpris(id, .play)]
+            // PL5 (revision 6): its Position first; Play once it says nobody seeked.
+            player.awaitsPosition = true
+            return [.readPositionBeforePlay(id)]
         case .mediaServicesLost, .mediaServicesReset:
             // MS1, MS2: the session is back to its defaults; a player still playing activates again.
             player.active = false
@@ -386,7 +414,7 @@ extension PlayerMachine.Input {
         case .appeared(let id, _), .status(let id, _), .newTrack(let id), .deviceLost(let id), .claimRestored(let id, _),
             .abilities(let id, _, _),
             .seeked(let id, _, _),
-            .position(let id, _, _),
+            .position(let id, _, _), .positionBeforePlay(let id, _, _),
             .vanished(let id),
             .notification(let id, _), .activationRefused(let id), .intent(let id, _), .fault(let id, _):
             id

@@ -379,6 +379,10 @@ public final class Arbiter: Sendable {
         }
     }
 
+    /// §16 PL1 (revision 6): the players governed now, by app (their process, identity, bus name),
+    /// for an MPRIS proxy's streams, which come from another program.
+    public var playerClaims: [AppID: PlayerClaim] { state.withLock { $0.players } }
+
     /// PL1: a connection may speak only for a player process of its own uid (root for any).
     static func refusal(of player: PlayerClaim, from peer: PeerCredentials) -> SessionError? {
         var info = stat()

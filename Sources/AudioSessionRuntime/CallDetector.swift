@@ -155,6 +155,9 @@ public struct CallDetector: Sendable {
     /// Whether a program is in a call now.
     public func isInCall(_ program: Program) -> Bool { programs[program]?.inCall == true }
 
+    /// CL4 (revision 6): whether `program` records from a real input now (a monitor's capture is none).
+    public func isRecording(_ program: Program) -> Bool { programs[program]?.capturing.isEmpty == false }
+
     /// The streams of a program that is followed (CL7: a call's streams).
     public func streams(of program: Program) -> [StreamID] { programs[program]?.streams ?? [] }
 

@@ -89,6 +89,10 @@ public final class CallWatch: Sendable {
         state.withLock { $0.beginning.contains(program) || $0.calls[program]?.owner != nil }
     }
 
+    /// CL4 (revision 6): whether `program` records from a real input now — from that moment its
+    /// playback is never muted as other audio, before `after-ms` has made it a call too.
+    public func records(_ program: CallDetector.Program) -> Bool { state.withLock { $0.detector.isRecording(program) } }
+
     /// CL7: the programs in a call, with their streams (for tests and status).
     public var calls: [(program: CallDetector.Program, owner: Owner?, streams: [CallDetector.StreamID])] {
         state.withLock { state in

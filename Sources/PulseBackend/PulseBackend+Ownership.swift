@@ -86,6 +86,21 @@ extension PulseBackend {
         return calls.claims(program)
     }
 
+    /// CL4 (revision 6): whether the stream's program records from a real input now.
+    func isRecordingProgram(_ key: StreamKey) -> Bool {
+        guard let program = state.withLock({ $0.programs[key] }) else { return false }
+        return calls.records(program)
+    }
+
+    /// CL4 (revision 6): a program started or stopped recording from a real input: its streams of
+    /// other audio are muted, or not, as that now says.
+    func followRecording(of program: Int32) {
+        let indexes = state.withLock { state in
+            state.streams.keys.filter { state.programs[StreamKey(index: $0, isRecord: false)] == program }
+        }
+        for index in indexes { applyMute(index) }
+    }
+
     /// CL1: what the call watch is told of a stream of a program that never heard of us: when it
     /// appears or moves to another device (a monitor's or not), not on every report of it.
     func followForCalls(_ stream: PulseStream) {
@@ -98,6 +113,7 @@ extension PulseBackend {
         let isMonitor = stream.isRecord && state.withLock { $0.monitors.contains(stream.device) }
         calls.present(
             CallDetector.StreamID(index: stream.index, isCapture: stream.isRecord), of: program, facts, isMonitor: isMonitor)
+        if stream.isRecord { followRecording(of: program) }  // CL4 (revision 6)
     }
 }
 

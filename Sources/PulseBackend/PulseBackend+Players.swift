@@ -15,7 +15,28 @@ extension PulseBackend {
     /// The player app a stream belongs to: its `application.process.id`, or the nearest ancestor
     /// of it, that a player app speaks for.
     func playerApp(of stream: PulseStream) -> String? {
-        arbiter.app(forFirstOf: lineage(of: stream))?.rawValue
+        if let app = arbiter.app(forFirstOf: lineage(of: stream)) { return app.rawValue }
+        return proxiedPlayerApp(of: stream)
+    }
+
+    /// PL1 (revision 6): an MPRIS proxy plays nothing itself (mpDris2 speaks for mpd, whose sound
+    /// comes from mpd's process). While no stream is of a player's own processes, a stream whose
+    /// program's `application.name` or binary is the player's `Identity` — or the last part of its
+    /// bus name, which stands here for its `DesktopEntry` (the bridge does not send that; for mpd
+    /// both are "mpd") — compared case-blind, is the player's.
+    func proxiedPlayerApp(of stream: PulseStream) -> String? {
+        let names = [stream.properties["application.name"], stream.properties["application.process.binary"]]
+            .compactMap { $0?.lowercased() }.filter { !$0.isEmpty }
+        guard !names.isEmpty else { return nil }
+        let claims = arbiter.playerClaims
+        guard !claims.isEmpty else { return nil }
+        for (app, claim) in claims.sorted(by: { $0.key < $1.key }) {
+            let own = [claim.identity.lowercased(), claim.busName.lowercased()].filter { !$0.isEmpty }
+            guard names.contains(where: own.contains) else { continue }
+            let playsItself = state.withLock { state in state.lineages.values.contains { $0.contains(claim.processID) } }
+            if !playsItself { return app.rawValue }
+        }
+        return nil
     }
 
     /// A stream's process and its ancestors, nearest first: read from /proc once per stream, not

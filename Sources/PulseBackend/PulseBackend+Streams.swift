@@ -205,20 +205,23 @@ extension PulseBackend {
         followLedger(index)
     }
 
-    private func applyMute(_ index: UInt32) {
+    func applyMute(_ index: UInt32) {
         guard let stream = state.withLock({ $0.streams[index] }) else { return }
-        let mute = stream.muted
-        guard mute != stream.mutedByUs else { return }
+        let key = StreamKey(index: index, isRecord: false)
         // CL4: a stream whose program is (becoming) in a call is about to be the call's own: never
-        // muted meanwhile, not even for the moment before it changes hands.
-        if mute, isClaimedByACall(StreamKey(index: index, isRecord: false)) { return }
+        // muted meanwhile, not even for the moment before it changes hands. (Revision 6) Nor one
+        // whose program records from a real input: the first half second of a call is not lost.
+        let recording = stream.muted && isRecordingProgram(key)
+        let mute = stream.muted && !recording && !isClaimedByACall(key)
+        guard mute != stream.mutedByUs else { return }
         update(index) { $0.mutedByUs = mute }
         followLedger(index)
         setMute(
             index, mute,
             because: mute
                 ? "other audio while a call, a system session or a non-mixable session plays (OA4, OA5, I4)"
-                : "other audio may play again (OA4)")
+                : recording
+                    ? "its program records from a real input (CL4)" : "other audio may play again (OA4)")
     }
 
     @discardableResult

@@ -204,11 +204,13 @@ public final class PulseBackend: AudioBackend {
         case .streamPresent(let stream):
             streamReported(stream)  // own, a player's, or other audio (PulseBackend+Players.swift)
         case .streamRemoved(let index, let isRecord):
-            state.withLock { state in
+            let program = state.withLock { state -> Int32? in
                 let key = StreamKey(index: index, isRecord: isRecord)
-                (state.programs[key], state.lineages[key], state.followed[key]) = (nil, nil, nil)
+                defer { (state.programs[key], state.lineages[key], state.followed[key]) = (nil, nil, nil) }
+                return state.programs[key]
             }
             calls.removed(CallDetector.StreamID(index: index, isCapture: isRecord))
+            if isRecord, let program { followRecording(of: program) }  // CL4 (revision 6): it may be muted again
             processStream(StreamKey(index: index, isRecord: isRecord), app: nil)  // SO1: the app's I/O follows
             if ownStreamRemoved(index, isRecord: isRecord) {
                 if !isRecord { hostedStreamRemoved(index) }

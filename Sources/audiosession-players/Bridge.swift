@@ -278,6 +278,21 @@ final class Bridge: @unchecked Sendable {
         }
     }
 
+    /// PL5 (revision 6): where the player is as an interruption ends, before it is told Play (a
+    /// seek need not be announced); nil fed back when it has no Position or does not answer.
+    private func readPositionBeforePlay(_ id: PlayerMachine.PlayerID, of name: String) {
+        bus?.callLater(
+            name, Self.objectPath, "org.freedesktop.DBus.Properties", "Get", [Self.playerInterface, "Position"]
+        ) { [weak self] reply, _ in
+            guard let self else { return }
+            var position: Int64?
+            if let reply, sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "x") > 0 {
+                position = reply.readInt64()
+            }
+            self.carryOut(self.feed(.positionBeforePlay(id, position, at: Self.monotonicNanoseconds())))
+        }
+    }
+
     /// `mpris:trackid` of a Metadata dictionary (positioned on it).
     private static func trackID(_ message: OpaquePointer) -> String? {
         var track: String?
@@ -492,6 +507,10 @@ final class Bridge: @unchecked Sendable {
                 guard let self, let error else { return }
                 self.carryOut(self.feed(.fault(id, "\(method.rawValue) failed: \(error)")))
             }
+            return []
+        case .readPositionBeforePlay(let id):
+            guard let name = names[id]?.sorted().first else { return [] }
+            readPositionBeforePlay(id, of: name)
             return []
         case .log(let id, let text):
             logger.warning("\(text)", metadata: ["player": "\(names[id]?.sorted().first ?? id)"])

@@ -12,6 +12,22 @@ struct PlayerMachineTests {
             canPause: canPause)
     }
 
+    /// PL4 with PL5 (revision 6): an interruption's end with shouldResume, each player's Position
+    /// read before Play answered as `position` (nil: it has none) at `now` — the commands that follow.
+    static func end(
+        _ machine: inout PlayerMachine, _ id: PlayerMachine.PlayerID, position: Int64? = nil, at now: UInt64 = 0
+    ) -> [PlayerMachine.Command] {
+        var commands: [PlayerMachine.Command] = []
+        for command in machine.handle(.notification(id, .interruptionEnded(shouldResume: true))) {
+            if case .readPositionBeforePlay(let asked) = command {
+                commands += machine.handle(.positionBeforePlay(asked, position, at: now))
+            } else {
+                commands.append(command)
+            }
+        }
+        return commands
+    }
+
     @Test("PL1: a player's app id is mpris. + its bus name's last part, reduced to T3's characters")
     func appIDs() {
         #expect(PlayerMachine.appID(forBusName: "org.mpris.MediaPlayer2.vlc.instance42") == "mpris.vlc.instance42")
@@ -61,7 +77,7 @@ struct PlayerMachineTests {
         _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
         #expect(machine.handle(.deviceLost(Self.mpv)) == [.mpris(Self.mpv, .pause)])
         #expect(machine.handle(.status(Self.mpv, .paused)) == [.deactivate(Self.mpv)], "our Pause's echo: deactivated")
-        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty, "no claim")
+        #expect(Self.end(&machine, Self.mpv).isEmpty, "no claim")
         var paused = PlayerMachine()
         _ = paused.handle(.appeared(Self.mpv, Self.mpvPlayer(.paused)))
         #expect(paused.handle(.deviceLost(Self.mpv)).isEmpty, "paused by the user: left so")
@@ -73,7 +89,7 @@ struct PlayerMachineTests {
         _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer(.paused)))
         _ = machine.handle(.claimRestored(Self.mpv, position: 42_000_000))
         #expect(machine.claims[Self.mpv] == .some(42_000_000), "kept again, with where it was")
-        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))) == [.mpris(Self.mpv, .play)])
+        #expect(Self.end(&machine, Self.mpv) == [.mpris(Self.mpv, .play)])
         var reset = PlayerMachine()
         _ = reset.handle(.appeared(Self.mpv, Self.mpvPlayer(.paused)))
         _ = reset.handle(.claimRestored(Self.mpv, position: nil))
@@ -92,7 +108,7 @@ struct PlayerMachineTests {
         _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
         #expect(machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default))) == [.mpris(Self.mpv, .pause)])
         #expect(machine.handle(.status(Self.mpv, .paused)).isEmpty, "our own pause's echo: nothing to do")
-        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))) == [.mpris(Self.mpv, .play)])
+        #expect(Self.end(&machine, Self.mpv) == [.mpris(Self.mpv, .play)])
         #expect(machine.handle(.status(Self.mpv, .playing)) == [.activate(Self.mpv)], "playing again: active again")
     }
 
@@ -101,7 +117,7 @@ struct PlayerMachineTests {
         var machine = PlayerMachine()
         _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
         #expect(machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default))) == [.mpris(Self.mpv, .pause)])
-        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))) == [.mpris(Self.mpv, .play)])
+        #expect(Self.end(&machine, Self.mpv) == [.mpris(Self.mpv, .play)])
         #expect(machine.handle(.status(Self.mpv, .paused)).isEmpty, "the Pause's late echo")
         #expect(machine.handle(.status(Self.mpv, .playing)) == [.activate(Self.mpv)], "the Play's echo: active again")
     }
@@ -112,7 +128,7 @@ struct PlayerMachineTests {
         _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
         _ = machine.handle(.status(Self.mpv, .paused))
         #expect(machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default))).isEmpty)
-        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty)
+        #expect(Self.end(&machine, Self.mpv).isEmpty)
     }
 
     @Test("PL4: without shouldResume it stays paused; a pause, stop, seek or new track during the call ends the claim")
@@ -128,9 +144,35 @@ struct PlayerMachineTests {
             _ = machine.handle(.status(Self.mpv, .paused))  // the echo
             _ = machine.handle(touch)
             #expect(
-                machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty,
+                Self.end(&machine, Self.mpv).isEmpty,
                 "after \(touch) the player is not resumed")
         }
+    }
+
+    @Test(
+        "PL5 (revision 6): its Position is read before Play — 30 s from where it paused ends the claim, 0.5 s does not, none known plays; the user playing it meanwhile is no Play of ours"
+    )
+    func positionBeforePlay() {
+        for (answer, resumes): (Int64?, Bool) in [(60_000_000, false), (30_500_000, true), (nil, true)] {
+            var machine = PlayerMachine()
+            _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+            _ = machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default)))
+            _ = machine.handle(.position(Self.mpv, 30_000_000, at: 10_000_000_000))  // read before the Pause
+            _ = machine.handle(.status(Self.mpv, .paused))
+            let after = Self.end(&machine, Self.mpv, position: answer, at: 70_000_000_000)
+            #expect(
+                after.contains(.mpris(Self.mpv, .play)) == resumes,
+                "Position \(String(describing: answer)) µs a minute later (paused at 30 s): \(after)")
+        }
+        var machine = PlayerMachine()
+        _ = machine.handle(.appeared(Self.mpv, Self.mpvPlayer()))
+        _ = machine.handle(.notification(Self.mpv, .interruptionBegan(reason: .default)))
+        _ = machine.handle(.status(Self.mpv, .paused))
+        #expect(
+            machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))) == [.readPositionBeforePlay(Self.mpv)]
+        )
+        _ = machine.handle(.status(Self.mpv, .playing))  // the user played it first
+        #expect(machine.handle(.positionBeforePlay(Self.mpv, 30_000_000, at: 1)).isEmpty, "no Play of ours after the user's")
     }
 
     @Test("PL5 (revision 5): a Seeked to where the player already is, as browsers send on pause and play, keeps the claim")
@@ -146,7 +188,7 @@ struct PlayerMachineTests {
         // Paused for a minute: where it paused, not a minute on, is where it is.
         _ = machine.handle(.seeked(Self.mpv, position: 30_060_000, at: 70_000_000_000))
         #expect(
-            machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))) == [.mpris(Self.mpv, .play)],
+            Self.end(&machine, Self.mpv) == [.mpris(Self.mpv, .play)],
             "the announcements kept the claim to resume")
 
         // Without a known position, or a minute away from it, a Seeked is a seek.
@@ -158,7 +200,7 @@ struct PlayerMachineTests {
             _ = machine.handle(.status(Self.mpv, .paused))
             _ = machine.handle(.seeked(Self.mpv, position: seekTo, at: 20_000_000_000))
             #expect(
-                machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty,
+                Self.end(&machine, Self.mpv).isEmpty,
                 "a seek to \(seekTo) µs (position known: \(known)) ends the claim")
         }
     }
@@ -173,7 +215,7 @@ struct PlayerMachineTests {
         let refused = machine.handle(.activationRefused(Self.mpv))
         #expect(refused.first == .mpris(Self.mpv, .pause))
         _ = machine.handle(.status(Self.mpv, .paused))
-        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))).isEmpty)
+        #expect(Self.end(&machine, Self.mpv).isEmpty)
     }
 
     @Test("PL2, PL6: a player that plays again by itself each time it is paused is left muted after 3 tries, logged twice")
@@ -264,7 +306,9 @@ struct PlayerMachineTests {
             _ = machine.handle(.notification(id, .interruptionBegan(reason: .default)))
             _ = machine.handle(.status(id, .paused))
         }
-        return order.flatMap { machine.handle(.notification($0, .interruptionEnded(shouldResume: true))) }
+        var commands: [PlayerMachine.Command] = []
+        for id in order { commands += end(&machine, id) }
+        return commands
     }
 
     @Test("PL4 with I2: after a call only the player that was playing resumes, not the one it had paused")
@@ -289,6 +333,6 @@ struct PlayerMachineTests {
         _ = machine.handle(.status(Self.mpv, .paused))
         #expect(machine.handle(.status(vlc, .playing)) == [.activate(vlc)])
         #expect(machine.handle(.activationRefused(vlc)).first == .mpris(vlc, .pause))
-        #expect(machine.handle(.notification(Self.mpv, .interruptionEnded(shouldResume: true))) == [.mpris(Self.mpv, .play)])
+        #expect(Self.end(&machine, Self.mpv) == [.mpris(Self.mpv, .play)])
     }
 }

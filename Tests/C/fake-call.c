@@ -2,7 +2,7 @@
  * and records from a source, as a browser meeting or a softphone does (SPEC §18). Used by the
  * call tests and the benchmark (compiled by them with cc and libpulse-simple).
  *
- *   fake-call [--source NAME] [--no-playback] [--name APP] STEP...
+ *   fake-call [--source NAME] [--no-playback] [--capture-first] [--name APP] STEP...
  *
  * STEP is `record MS` (the capture stream open for MS ms) or `quiet MS` (no capture for MS ms);
  * the playback stream plays from 300 ms before the first step to the end of the last (none with
@@ -41,11 +41,12 @@ static void sleep_ns(uint64_t ns) {
 
 int main(int argc, char **argv) {
     const char *source = NULL, *name = "Fake Call";
-    int playback = 1, first_step = argc;
+    int playback = 1, capture_first = 0, first_step = argc;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--source") == 0 && i + 1 < argc) source = argv[++i];
         else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc) name = argv[++i];
         else if (strcmp(argv[i], "--no-playback") == 0) playback = 0;
+        else if (strcmp(argv[i], "--capture-first") == 0) capture_first = 1;
         else if (strcmp(argv[i], "record") == 0 || strcmp(argv[i], "quiet") == 0) {
             first_step = i;
             break;
@@ -60,7 +61,17 @@ int main(int argc, char **argv) {
     }
     pa_sample_spec spec = {.format = PA_SAMPLE_S16LE, .rate = RATE, .channels = 1};
     int error = 0;
-    pa_simple *out = NULL;
+    pa_simple *out = NULL, *early = NULL;
+    if (capture_first) {
+        /* Open, not read (its source may have no data yet): a capture on the server all the same. */
+        early = pa_simple_new(NULL, name, PA_STREAM_RECORD, source, "Microphone", &spec, NULL, NULL, &error);
+        if (!early) {
+            fprintf(stderr, "fake-call: cannot record: %s\n", pa_strerror(error));
+            return 1;
+        }
+        printf("capture open at %llu\n", wall_ns());
+        fflush(stdout);
+    }
     if (playback) {
         pa_buffer_attr attr = {(uint32_t)-1, (uint32_t)(RATE / 10 * 2), (uint32_t)-1, (uint32_t)-1, (uint32_t)-1};
         out = pa_simple_new(NULL, name, PA_STREAM_PLAYBACK, NULL, "Playback", &spec, NULL, &attr, &error);
@@ -94,6 +105,10 @@ int main(int argc, char **argv) {
             }
             printf("capture open at %llu\n", wall_ns());
             fflush(stdout);
+        }
+        if (early) {
+            pa_simple_free(early);
+            early = NULL;
         }
         while (now_ns() < until) {
             if (out) {

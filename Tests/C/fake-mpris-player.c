@@ -5,7 +5,7 @@
  *   fake-mpris-player NAME [--status Playing|Paused|Stopped] [--cannot-pause] [--slow-pause MS]
  *                          [--fail-pause] [--malformed-status] [--replays-after MS]
  *                          [--two-connections] [--seeked-on-pause-play]
- *                          [--can-pause-after-play] [--late-export MS]
+ *                          [--can-pause-after-play] [--late-export MS] [--silent-seek MS]
  *
  * --cannot-pause: CanPause is false (the bridge must Stop it instead). --slow-pause MS: Pause is
  * answered after MS ms. --fail-pause: Pause answers an error. --malformed-status: PlaybackStatus
@@ -14,7 +14,8 @@
  * player (one program, one player: PL1).
  * --seeked-on-pause-play: as Chromium and Firefox, sends Seeked with its current position on
  * every pause and play. SIGUSR1: the user seeks 60 s ahead (a Seeked that is a seek). Its
- * Position moves on while it plays.
+ * Position moves on while it plays. SIGUSR2: the user seeks MS ms ahead (--silent-seek, 30000 by
+ * default) and nothing is announced, as Celluloid (and Rhythmbox while paused) do (PL5 revision 6).
  * --can-pause-after-play: as VLC before its first track, CanPause is false until its first Play,
  * then true (announced). --late-export MS: as Firefox, it owns its name MS ms before it exports
  * its player object (until then the bus answers "no such object"; PL6 revision 5).
@@ -39,7 +40,8 @@ static uint64_t replay_at = 0;
 static sd_bus *bus;
 static sd_bus *second; /* --two-connections */
 static int seeked_on_pause_play = 0;
-static volatile sig_atomic_t seek_requested = 0;
+static volatile sig_atomic_t seek_requested = 0, silent_seek_requested = 0;
+static long silent_seek_ms = 30000;
 /* The position (µs) at `position_at` (ms, monotonic); it moves on while Playing. */
 static int64_t position_us = 5000000;
 static uint64_t position_at = 0;
@@ -124,6 +126,11 @@ static void on_usr1(int signal) {
     seek_requested = 1;
 }
 
+static void on_usr2(int signal) {
+    (void)signal;
+    silent_seek_requested = 1;
+}
+
 static int get_identity(sd_bus *b, const char *path, const char *interface, const char *property, sd_bus_message *reply,
                         void *userdata, sd_bus_error *error) {
     return sd_bus_message_append(reply, "s", (const char *)userdata);
@@ -189,6 +196,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--seeked-on-pause-play") == 0) seeked_on_pause_play = 1;
         else if (strcmp(argv[i], "--can-pause-after-play") == 0) can_pause_after_play = 1, can_pause = 0;
         else if (strcmp(argv[i], "--late-export") == 0 && i + 1 < argc) late_export_ms = atol(argv[++i]);
+        else if (strcmp(argv[i], "--silent-seek") == 0 && i + 1 < argc) silent_seek_ms = atol(argv[++i]);
         else {
             fprintf(stderr, "fake-mpris-player: unknown option %s\n", argv[i]);
             return 2;
@@ -198,9 +206,13 @@ int main(int argc, char **argv) {
     struct sigaction usr1 = {0};
     usr1.sa_handler = on_usr1; /* no SA_RESTART: the wait returns */
     sigaction(SIGUSR1, &usr1, NULL);
+    struct sigaction usr2 = {0};
+    usr2.sa_handler = on_usr2;
+    sigaction(SIGUSR2, &usr2, NULL);
     sigset_t usr1_only; /* a test's thread may have started it with signals blocked */
     sigemptyset(&usr1_only);
     sigaddset(&usr1_only, SIGUSR1);
+    sigaddset(&usr1_only, SIGUSR2);
     sigprocmask(SIG_UNBLOCK, &usr1_only, NULL);
     int r = serve(&bus, name, identity);
     if (r < 0) {
@@ -239,6 +251,14 @@ int main(int argc, char **argv) {
             printf("seeked to %lld\n", (long long)position_us);
             fflush(stdout);
             emit_seeked();
+            continue;
+        }
+        if (silent_seek_requested) {
+            silent_seek_requested = 0;
+            position_us = position_now() + (int64_t)silent_seek_ms * 1000;
+            position_at = now_ms();
+            printf("seeked silently to %lld\n", (long long)position_us);
+            fflush(stdout);
             continue;
         }
         if (replay_at && now_ms() >= replay_at) {

@@ -120,6 +120,29 @@ struct CallTests {
     }
 
     @Test(
+        "CL4 (revision 6): a program recording from a real input is never muted as other audio, from its first sample, before after-ms makes it a call — while a plain player is",
+        arguments: ServerKind.allCases)
+    func recordingProgramNeverMuted(_ kind: ServerKind) throws {
+        let desktop = try Self.desktopWithMusic(kind)  // a non-mixable player plays: other audio is muted (OA4)
+        defer { desktop.stop() }
+        // The control: a program that only plays is muted as other audio.
+        let plain = try desktop.spawn(["/usr/bin/pacat", "--playback", "--raw", "/dev/zero"], log: "pacat.log")
+        defer { PulseFixture.end(plain) }
+        #expect(eventually { desktop.streamMuted(of: plain) == true }, "OA4: other audio is muted here")
+        // A softphone opening its microphone as the call connects, then playing.
+        let caller = try desktop.spawn(
+            [try Self.fakeCall(), "--capture-first", "--source", "mic", "record", "2500", "quiet", "300"], log: "call.log")
+        defer { PulseFixture.end(caller) }
+        #expect(eventually(within: 5) { desktop.streamMuted(of: caller) != nil }, "its playback appeared")
+        var samples: [Bool] = []
+        for _ in 0..<30 {  // every 50 ms (and what asking the server takes) from its first moment, past after-ms
+            if let muted = desktop.streamMuted(of: caller) { samples.append(muted) }
+            usleep(50_000)
+        }
+        #expect(samples.count >= 15 && !samples.contains(true), "CL4: never muted: \(samples)\n\(desktop.daemonLog)")
+    }
+
+    @Test(
         "CL3, I4: during a system call the program's call is refused and its playback muted until the system call ends",
         arguments: ServerKind.allCases)
     func refusedDuringASystemCall(_ kind: ServerKind) throws {
