@@ -37,6 +37,60 @@ struct PlayerRevisionSixTests {
     }
 
     @Test(
+        "PL1 (revision 6) with the real programs: mpd published by mpDris2 is one player whose stream is its own — heard while it plays, paused and resumed by a call, never muted as other audio",
+        arguments: ServerKind.allCases)
+    func mpdWithMpDris2(_ kind: ServerKind) throws {
+        let desktop = try PlayersBridgeTests.Desktop(kind)
+        defer { desktop.stop() }
+        let directory = desktop.server.directory
+        try FileManager.default.createDirectory(atPath: directory + "/music", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: desktop.tone, toPath: directory + "/music/tone.wav")
+        let port = 20_000 + Int(getpid() % 20_000)
+        try """
+        music_directory "\(directory)/music"
+        playlist_directory "\(directory)"
+        db_file "\(directory)/mpd.db"
+        bind_to_address "127.0.0.1"
+        port "\(port)"
+        audio_output {
+            type "pulse"
+            name "pulse"
+            server "\(desktop.server.server.replacingOccurrences(of: "unix:", with: ""))"
+        }
+        """.write(toFile: directory + "/mpd.conf", atomically: true, encoding: .utf8)
+        let mpd = try desktop.start(["/usr/bin/mpd", "--no-daemon", "--stderr", directory + "/mpd.conf"], log: "mpd.log")
+        func mpc(_ arguments: [String]) -> String? {
+            try? PulseFixture.run(
+                "/usr/bin/mpc", ["-h", "127.0.0.1", "-p", "\(port)"] + arguments, environment: desktop.environment)
+        }
+        #expect(eventually { mpc(["status"]) != nil }, "mpd answers: \(desktop.log("mpd.log"))")
+        _ = mpc(["update", "--wait"])
+        _ = try desktop.start(["/usr/bin/mpDris2", "--host", "127.0.0.1", "--port", "\(port)"], log: "mpdris2.log")
+        #expect(
+            eventually(within: 15) { desktop.apps().contains("mpris.mpd") }, "\(desktop.bridgeLog)\n\(desktop.log("mpdris2.log"))"
+        )
+        _ = mpc(["repeat", "on"])
+        _ = mpc(["add", "tone.wav"])
+        _ = mpc(["play"])
+        #expect(eventually { desktop.hasApp { $0.app == "mpris.mpd" && $0.isActive } }, "\(desktop.bridgeLog)")
+        #expect(eventually { desktop.streamMuted(of: mpd) != nil }, "mpd's stream: \(desktop.log("mpd.log"))")
+        var samples: [Bool] = []
+        for _ in 0..<10 {
+            if let muted = desktop.streamMuted(of: mpd) { samples.append(muted) }
+            usleep(50_000)
+        }
+        #expect(
+            !samples.isEmpty && !samples.contains(true),
+            "its stream is its player's own, never muted: \(samples)\n\(desktop.daemonLog)")
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { mpc(["status"])?.contains("[paused]") == true }, "PL3: paused by the call. \(desktop.bridgeLog)")
+        try desktop.system(.systemSession(.call, begin: false))
+        #expect(eventually { mpc(["status"])?.contains("[playing]") == true }, "PL4: playing again. \(desktop.bridgeLog)")
+        #expect(eventually { desktop.streamMuted(of: mpd) == false }, "heard again")
+        #expect(!desktop.daemonLog.contains("reason=other audio"), "never muted as other audio: \(desktop.daemonLog)")
+    }
+
+    @Test(
         "PL5 (revision 6): a seek nobody announced (its Position read before Play) ends the claim; a jitter of 0.5 s does not")
     func unannouncedSeek() throws {
         let desktop = try PlayersBridgeTests.Desktop(.pulseaudio)
