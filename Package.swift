@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "os", targets: ["os"]),
         // `import MediaPlayer`: Now Playing and remote commands as an MPRIS player (sd-bus).
         .library(name: "MediaPlayer", targets: ["MediaPlayer"]),
+        // `import CoreMedia`: CMTime (a porting aid; AVFoundation brings it, as Apple's does).
+        .library(name: "CoreMedia", targets: ["CoreMedia"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "AudioSessionMedia", targets: ["AudioSessionMedia"]),
         // Audio Session Services for C: libAudioSessionServices.so and AudioSessionServices.h.
@@ -121,10 +123,14 @@ let package = Package(
         .target(name: "AVKit", dependencies: ["AVFoundation"], swiftSettings: strict),
         .target(name: "os", dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         // The only library that links sd-bus (libsystemd): the daemon, the client and the C library never do.
-        .target(name: "MediaPlayer", dependencies: ["CSystemd"], swiftSettings: strict),
+        // It brings AVFoundation, as Apple's MediaPlayer does (a file importing MediaPlayer alone
+        // uses AVAudioSession).
+        .target(name: "MediaPlayer", dependencies: ["CSystemd", "AVFoundation"], swiftSettings: strict),
+        // CoreMedia's time (CMTime and its functions), the standard library only.
+        .target(name: "CoreMedia", swiftSettings: strict),
         // It brings Combine (OpenCombine) as Apple's Foundation does: `ObservableObject` and
         // `@Published` build with `import AVFoundation` alone.
-        .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: strict),
+        .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia"], swiftSettings: strict),
         // The C API (SPEC §14): the public header, and Swift that only converts to AudioSession.
         .target(name: "CAudioSessionServices"),
         .target(
@@ -281,7 +287,7 @@ let package = Package(
         .testTarget(
             name: "AVFAudioTests",
             dependencies: [
-                "AVFAudio", "AudioSession", "AudioSessionModel", "AudioSessionRuntime",
+                "AVFAudio", "AudioSession", "AudioSessionModel", "AudioSessionRuntime", "CoreMedia",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["apple-symbols.txt"], swiftSettings: strict),

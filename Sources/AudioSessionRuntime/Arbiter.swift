@@ -279,6 +279,13 @@ public final class Arbiter: Sendable {
                 state.players[app] = player
                 state.backend?.playersChanged()
             } else if peer.pid > 1, peer.pid != getpid() {
+                // PL1: a player's process that connects as an app of its own after the bridge
+                // claimed it (MPRIS published before its session connected: an iOS app's
+                // MPRemoteCommandCenter set up first) is that app, governed once: the bridge's app
+                // for it is let go, its connection closed (the bridge's claim is refused from now on).
+                for (player, claim) in state.players where claim.processID == peer.pid && player != app {
+                    letGoOfPlayer(player, for: app, &state)
+                }
                 // SO1: streams its process already plays are its own from now on.
                 state.backend?.playersChanged()
             }
@@ -338,6 +345,20 @@ public final class Arbiter: Sendable {
             if holdIfInterruptedPlayer(app, peer: gone.peer, &state) { return }  // PL9
             depart(app, &state)
             logger.debug("app departed", metadata: ["app": "\(app)", "peer": "\(gone.peer)"])
+        }
+    }
+
+    /// PL1: a player's app whose process connected as `app`: it departs and the bridge's connection
+    /// for it is closed.
+    func letGoOfPlayer(_ player: AppID, for app: AppID, _ state: inout State) {
+        let link = state.connectionByApp[player]
+        logger.info(
+            "PL1: a player's process connected as an app of its own; the bridge's app for it is let go",
+            metadata: ["player": "\(player)", "app": "\(app)"])
+        depart(player, &state)
+        if let link, let connection = state.connections.removeValue(forKey: link.id) {
+            state.subscribers.removeAll { $0 == link.id }
+            connection.sink.close()
         }
     }
 

@@ -25,14 +25,17 @@ struct LayeringTests {
         // AVFAudio brings Combine as Apple's Foundation does (ObservableObject, @Published).
         // SO2, SO3: AVAudioPlayer and AVAudioRecorder over the one playback and recording path.
         "AVFAudio": ["AudioSession", "AudioSessionModel", "AudioSessionMedia", "CSndFile", "Combine"],
-        "AVFoundation": ["AVFAudio"],
+        // AVFoundation brings CoreMedia (CMTime), as Apple's does.
+        "AVFoundation": ["AVFAudio", "CoreMedia"],
+        "CoreMedia": [],
         // Porting aids: OpenCombine re-exported, and AVFoundation re-exported for `import AVKit`.
         "Combine": [],
         "AVKit": ["AVFoundation"],
         // `import os` over swift-log (a porting aid).
         "os": [],
         // `import MediaPlayer`: Now Playing and remote commands as an MPRIS player (sd-bus).
-        "MediaPlayer": ["CSystemd"],
+        // It brings AVFoundation, as Apple's MediaPlayer does.
+        "MediaPlayer": ["CSystemd", "AVFoundation"],
         "AudioSessionServices": ["CAudioSessionServices", "AudioSessionClient", "AudioSessionModel"],
         // Scenarios drive the client (no NotificationCenter): the command links no Foundation.
         "Scenarios": ["AudioSessionModel", "AudioSessionClient", "AudioSessionWire", "AudioSessionEngine"],

@@ -2,6 +2,7 @@ import AudioSession
 import AudioSessionRuntime
 import AudioSessionWire
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PulseBackend
@@ -99,6 +100,45 @@ struct PlayerStreamTests {
         let row = snapshot.apps.first { $0.app == "mpris.z" }
         #expect(row?.pid == getpid() && row?.player == "mine", "\(String(describing: row))")
     }
+
+    @Test(
+        "PL1: a player's process that connects as an app after the bridge claimed it is that app, once: the bridge's app is let go"
+    )
+    func claimLetGoWhenTheAppConnects() throws {
+        let arbiter = try Arbiter(configuration: .init(), logger: RealServerTests.quiet)
+        let process = getppid()  // a process of this uid that is not the daemon's own
+        let bridge = PeerCredentials(pid: 99, uid: getuid(), gid: getgid())
+        let bridgeSink = ClosedSink()
+        _ = try arbiter.connect(
+            Hello(role: .app("mpris.podcast", []), player: PlayerClaim(processID: process, identity: "Podcasts")), peer: bridge,
+            sink: bridgeSink
+        ).get()
+        #expect(arbiter.app(forProcess: process) == "mpris.podcast")
+        // The program's own session connects (its MPRIS name was published first).
+        let app = PeerCredentials(pid: process, uid: getuid(), gid: getgid())
+        _ = try arbiter.connect(Hello(role: .app("com.example.podcasts", [])), peer: app, sink: DroppingSink()).get()
+        #expect(arbiter.app(forProcess: process) == nil, "no player app speaks for it any more")
+        #expect(arbiter.status(of: "mpris.podcast") == nil, "the player's session departed")
+        #expect(arbiter.status(of: "com.example.podcasts") != nil)
+        #expect(bridgeSink.closed.withLock { $0 }, "the bridge's connection for it is closed")
+        // Its claim is refused from now on (the bridge's reconnection).
+        guard
+            case .failure(let refused) = arbiter.connect(
+                Hello(role: .app("mpris.podcast", []), player: PlayerClaim(processID: process, identity: "Podcasts")),
+                peer: bridge, sink: DroppingSink())
+        else {
+            Issue.record("the claim was accepted again")
+            return
+        }
+        #expect(refused.message.contains("PL1: this player's process is the connected app com.example.podcasts"))
+    }
+}
+
+/// A sink that remembers being closed.
+final class ClosedSink: ConnectionSink {
+    let closed = Mutex(false)
+    func send(_ message: ServerMessage) {}
+    func close() { closed.withLock { $0 = true } }
 }
 
 /// POL1, POL4 at the arbiter: a player's app gets the table's intent from its first step, or is

@@ -261,6 +261,12 @@ check(MPRemoteCommandCenter.shared().nextTrackCommand.isEnabled, "MediaPlayer: i
 episodes.pause()
 try session.setActive(false)
 
+// `import MediaPlayer` alone brings AVFoundation and CoreMedia's CMTime, as on iOS (issue 50).
+check(SkipControls.target(from: 100, by: 15, duration: 110).seconds == 110, "CMTime: a skip clamped to the track's end")
+check(SkipControls.target(from: 10, by: -15, duration: 110) == .zero, "CMTime: a skip back clamped to zero")
+try session.setCategory(.playback)
+check(SkipControls.isPlaybackSession, "import MediaPlayer alone: AVAudioSession")
+
 // AVAudioRecorder and AVAudioPlayer (SO2, SO3): a memo recorded from the microphone, then played
 // back on a loop through a call; the player's delegate resumes it (on the main queue: awaited).
 let memo = VoiceMemo()
