@@ -42,6 +42,24 @@ final class EpisodePlayer {
             self.publish()
             return .success
         }
+        commands.changeRepeatModeCommand.addTarget { [unowned self] event in
+            guard let event = event as? MPChangeRepeatModeCommandEvent else { return .commandFailed }
+            commands.changeRepeatModeCommand.currentRepeatType = event.repeatType
+            self.onCommand("repeat \(event.repeatType.rawValue)")
+            return .success
+        }
+        commands.changeShuffleModeCommand.addTarget { [unowned self] event in
+            guard let event = event as? MPChangeShuffleModeCommandEvent else { return .commandFailed }
+            commands.changeShuffleModeCommand.currentShuffleType = event.shuffleType
+            self.onCommand("shuffle \(event.shuffleType.rawValue)")
+            return .success
+        }
+        commands.changePlaybackRateCommand.supportedPlaybackRates = [0.75, 1, 1.5, 2]
+        commands.changePlaybackRateCommand.addTarget { [unowned self] event in
+            guard let event = event as? MPChangePlaybackRateCommandEvent else { return .commandFailed }
+            self.onCommand("rate \(event.playbackRate)")
+            return .success
+        }
         commands.previousTrackCommand.isEnabled = false
     }
 

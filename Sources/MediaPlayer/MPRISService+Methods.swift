@@ -2,7 +2,8 @@ import CSystemd
 import Dispatch
 import Foundation
 
-/// The object's method calls: properties (Get, GetAll; Set refused), introspection, and the
+/// The object's method calls: properties (Get, GetAll; Set for LoopStatus, Shuffle and Rate while
+/// their commands are offered, refused otherwise), introspection, and the
 /// player's methods — each answered at once; a command's handlers then run on the main queue.
 extension MPRISService {
     static let handle: sd_bus_message_handler_t = { message, userdata, error in
@@ -35,10 +36,20 @@ extension MPRISService {
             let asked = message.readString() ?? ""
             return reply(to: message) { Self.append(.dictionary(properties(of: asked)), to: $0) }
         case ("org.freedesktop.DBus.Properties", "Set"):
-            sd_bus_error_set(error, "org.freedesktop.DBus.Error.PropertyReadOnly", "the app's properties are its own")
-            return -EPERM
+            // LoopStatus, Shuffle and Rate reach their commands' handlers while the app offers them.
+            guard let asked = message.readString(), asked == Self.playerInterface, let name = message.readString(),
+                let command = setting(name, message)
+            else {
+                sd_bus_error_set(
+                    error, "org.freedesktop.DBus.Error.PropertyReadOnly",
+                    "read-only: the app offers no handler for it (its properties are its own)")
+                return -EPERM
+            }
+            let result = reply(to: message) { _ in }
+            DispatchQueue.main.async { command() }
+            return result
         case ("org.freedesktop.DBus.Introspectable", "Introspect"):
-            return reply(to: message) { Self.append(.string(Self.introspection), to: $0) }
+            return reply(to: message) { Self.append(.string(Self.introspection(current.commands)), to: $0) }
         case (Self.rootInterface, "Raise"), (Self.rootInterface, "Quit"):
             return reply(to: message) { _ in }
         case (Self.playerInterface, _):
@@ -95,6 +106,30 @@ extension MPRISService {
         }
     }
 
+    /// What writing a property does (nil: not writable now — no such property, or its command
+    /// not offered: disabled or without a handler).
+    private func setting(_ name: String, _ message: OpaquePointer) -> (@Sendable () -> Void)? {
+        let center = MPRemoteCommandCenter.shared()
+        switch name {
+        case "LoopStatus":
+            let command = center.changeRepeatModeCommand
+            guard command.isOffered, let text = message.readVariantString(),
+                let type = MPRISState.repeatType(loopStatus: text)
+            else { return nil }
+            return { command.perform(MPChangeRepeatModeCommandEvent(command: command, repeatType: type)) }
+        case "Shuffle":
+            let command = center.changeShuffleModeCommand
+            guard command.isOffered, let on = message.readVariantBool() else { return nil }
+            return { command.perform(MPChangeShuffleModeCommandEvent(command: command, shuffleType: on ? .items : .off)) }
+        case "Rate":
+            let command = center.changePlaybackRateCommand
+            guard command.isOffered, let rate = message.readVariantDouble(), rate > 0 else { return nil }
+            return { command.perform(MPChangePlaybackRateCommandEvent(command: command, playbackRate: Float(rate))) }
+        default:
+            return nil
+        }
+    }
+
     private func changePosition(to seconds: Double, _ center: MPRemoteCommandCenter) -> @Sendable () -> Void {
         let command = center.changePlaybackPositionCommand
         return { command.perform(MPChangePlaybackPositionCommandEvent(command: command, positionTime: seconds)) }
@@ -140,7 +175,17 @@ extension MPRISService {
         }
     }
 
-    static let introspection = """
+    /// The object's interfaces; LoopStatus, Shuffle and Rate `readwrite` while their commands are offered.
+    static func introspection(_ commands: OfferedCommands) -> String {
+        func access(_ offered: Bool) -> String { offered ? "readwrite" : "read" }
+        let loop = commands.loop ? "<property name=\"LoopStatus\" type=\"s\" access=\"readwrite\"/>" : ""
+        let shuffle = commands.shuffle ? "<property name=\"Shuffle\" type=\"b\" access=\"readwrite\"/>" : ""
+        return introspectionTemplate.replacingOccurrences(
+            of: "<property name=\"Rate\" type=\"d\" access=\"read\"/>",
+            with: "<property name=\"Rate\" type=\"d\" access=\"\(access(commands.rate))\"/>" + loop + shuffle)
+    }
+
+    static let introspectionTemplate = """
         <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
         <node>
@@ -186,5 +231,27 @@ extension OpaquePointer {
     func readInt64() -> Int64? {
         var value: Int64 = 0
         return sd_bus_message_read_basic(self, CChar(UInt8(ascii: "x")), &value) > 0 ? value : nil
+    }
+
+    /// A variant holding a string, a boolean or a double (a property's new value in `Set`).
+    func readVariantString() -> String? {
+        guard sd_bus_message_enter_container(self, CChar(UInt8(ascii: "v")), "s") > 0 else { return nil }
+        return readString()
+    }
+
+    func readVariantBool() -> Bool? {
+        var value: Int32 = 0
+        guard sd_bus_message_enter_container(self, CChar(UInt8(ascii: "v")), "b") > 0,
+            sd_bus_message_read_basic(self, CChar(UInt8(ascii: "b")), &value) > 0
+        else { return nil }
+        return value != 0
+    }
+
+    func readVariantDouble() -> Double? {
+        var value: Double = 0
+        guard sd_bus_message_enter_container(self, CChar(UInt8(ascii: "v")), "d") > 0,
+            sd_bus_message_read_basic(self, CChar(UInt8(ascii: "d")), &value) > 0
+        else { return nil }
+        return value
     }
 }

@@ -53,7 +53,10 @@ final class MPRISService: @unchecked Sendable {
             play: center.playCommand.isOffered, pause: center.pauseCommand.isOffered,
             toggle: center.togglePlayPauseCommand.isOffered, stop: center.stopCommand.isOffered,
             next: center.nextTrackCommand.isOffered, previous: center.previousTrackCommand.isOffered,
-            seek: center.changePlaybackPositionCommand.isOffered)
+            seek: center.changePlaybackPositionCommand.isOffered, loop: center.changeRepeatModeCommand.isOffered,
+            shuffle: center.changeShuffleModeCommand.isOffered, rate: center.changePlaybackRateCommand.isOffered,
+            repeatType: center.changeRepeatModeCommand.currentRepeatType,
+            shuffleType: center.changeShuffleModeCommand.currentShuffleType)
         changed { $0.state.commands = offered }
     }
 

@@ -85,6 +85,11 @@ struct NowPlaying: Equatable, Sendable {
 /// Which remote commands the desktop may send (enabled, with a handler).
 struct OfferedCommands: Equatable, Sendable {
     var play = false, pause = false, toggle = false, stop = false, next = false, previous = false, seek = false
+    /// The repeat, shuffle and rate commands: MPRIS `LoopStatus`, `Shuffle` and `Rate` are writable
+    /// (and the first two present) only while they are offered.
+    var loop = false, shuffle = false, rate = false
+    var repeatType = MPRepeatType.off
+    var shuffleType = MPShuffleType.off
 }
 
 /// The MPRIS player's state: pure, from the Now Playing information, the playback state and
@@ -160,6 +165,26 @@ struct MPRISState: Equatable, Sendable {
             ("CanSeek", .bool(commands.seek)),
             ("CanControl", .bool(true)),
         ]
+            + (commands.loop ? [("LoopStatus", .string(Self.loopStatus(commands.repeatType)))] : [])
+            + (commands.shuffle ? [("Shuffle", .bool(commands.shuffleType != .off))] : [])
+    }
+
+    /// MPRIS `LoopStatus` for a repeat mode, and back.
+    static func loopStatus(_ type: MPRepeatType) -> String {
+        switch type {
+        case .off: "None"
+        case .one: "Track"
+        case .all: "Playlist"
+        }
+    }
+
+    static func repeatType(loopStatus: String) -> MPRepeatType? {
+        switch loopStatus {
+        case "None": .off
+        case "Track": .one
+        case "Playlist": .all
+        default: nil
+        }
     }
 
     /// org.mpris.MediaPlayer2's properties.

@@ -43,6 +43,47 @@ public final class MPChangePlaybackRateCommandEvent: MPRemoteCommandEvent, @unch
     }
 }
 
+/// The repeat mode (`changeRepeatModeCommand`; MPRIS `LoopStatus` None, Track, Playlist).
+public enum MPRepeatType: Int, Sendable {
+    case off = 0, one = 1, all = 2
+}
+
+/// The shuffle mode (`changeShuffleModeCommand`; MPRIS `Shuffle` false or true).
+public enum MPShuffleType: Int, Sendable {
+    case off = 0, items = 1, collections = 2
+}
+
+/// `changeRepeatModeCommand`'s event: the repeat mode asked for.
+public final class MPChangeRepeatModeCommandEvent: MPRemoteCommandEvent, @unchecked Sendable {
+    public let repeatType: MPRepeatType
+    public let preservesRepeatMode: Bool
+    init(command: MPRemoteCommand, repeatType: MPRepeatType) {
+        self.repeatType = repeatType
+        preservesRepeatMode = false
+        super.init(command: command)
+    }
+}
+
+/// `changeShuffleModeCommand`'s event: the shuffle mode asked for.
+public final class MPChangeShuffleModeCommandEvent: MPRemoteCommandEvent, @unchecked Sendable {
+    public let shuffleType: MPShuffleType
+    public let preservesShuffleMode: Bool
+    init(command: MPRemoteCommand, shuffleType: MPShuffleType) {
+        self.shuffleType = shuffleType
+        preservesShuffleMode = false
+        super.init(command: command)
+    }
+}
+
+/// `likeCommand`'s, `dislikeCommand`'s and `bookmarkCommand`'s event.
+public final class MPFeedbackCommandEvent: MPRemoteCommandEvent, @unchecked Sendable {
+    public let isNegative: Bool
+    init(command: MPRemoteCommand, isNegative: Bool) {
+        self.isNegative = isNegative
+        super.init(command: command)
+    }
+}
+
 /// One remote command: enabled or not, and its handlers. The desktop's media controls offer a
 /// command while it is enabled and has a handler (`CanPlay`, `CanGoNext`, `CanSeek`…); the
 /// handlers run on the main queue, as on iOS.
@@ -120,4 +161,28 @@ public final class MPFeedbackCommand: MPRemoteCommand, @unchecked Sendable {
     public var isActive = false
     public var localizedTitle = ""
     public var localizedShortTitle = ""
+}
+
+/// The repeat command, with the mode the app shows (MPRIS `LoopStatus` reads it).
+public final class MPChangeRepeatModeCommand: MPRemoteCommand, @unchecked Sendable {
+    private let mode = Mutex(MPRepeatType.off)
+    public var currentRepeatType: MPRepeatType {
+        get { mode.withLock { $0 } }
+        set {
+            mode.withLock { $0 = newValue }
+            changed()
+        }
+    }
+}
+
+/// The shuffle command, with the mode the app shows (MPRIS `Shuffle` reads it).
+public final class MPChangeShuffleModeCommand: MPRemoteCommand, @unchecked Sendable {
+    private let mode = Mutex(MPShuffleType.off)
+    public var currentShuffleType: MPShuffleType {
+        get { mode.withLock { $0 } }
+        set {
+            mode.withLock { $0 = newValue }
+            changed()
+        }
+    }
 }

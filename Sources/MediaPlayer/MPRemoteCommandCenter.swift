@@ -18,8 +18,8 @@ public final class MPRemoteCommandCenter: @unchecked Sendable {
         togglePlayPauseCommand = MPRemoteCommand(changed: changed)
         nextTrackCommand = MPRemoteCommand(changed: changed)
         previousTrackCommand = MPRemoteCommand(changed: changed)
-        changeRepeatModeCommand = MPRemoteCommand(changed: changed)
-        changeShuffleModeCommand = MPRemoteCommand(changed: changed)
+        changeRepeatModeCommand = MPChangeRepeatModeCommand(changed: changed)
+        changeShuffleModeCommand = MPChangeShuffleModeCommand(changed: changed)
         seekForwardCommand = MPRemoteCommand(changed: changed)
         seekBackwardCommand = MPRemoteCommand(changed: changed)
         skipForwardCommand = MPSkipIntervalCommand(changed: changed)
@@ -39,8 +39,8 @@ public final class MPRemoteCommandCenter: @unchecked Sendable {
     public let togglePlayPauseCommand: MPRemoteCommand
     public let nextTrackCommand: MPRemoteCommand
     public let previousTrackCommand: MPRemoteCommand
-    public let changeRepeatModeCommand: MPRemoteCommand
-    public let changeShuffleModeCommand: MPRemoteCommand
+    public let changeRepeatModeCommand: MPChangeRepeatModeCommand
+    public let changeShuffleModeCommand: MPChangeShuffleModeCommand
     public let seekForwardCommand: MPRemoteCommand
     public let seekBackwardCommand: MPRemoteCommand
     public let skipForwardCommand: MPSkipIntervalCommand

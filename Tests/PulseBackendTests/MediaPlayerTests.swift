@@ -45,6 +45,23 @@ struct MediaPlayerTests {
         #expect(eventually { desktop.status(name) == "Playing" })
         #expect(log().components(separatedBy: "\n").filter { $0 == "play" }.count == 2)
 
+        // Repeat, shuffle and rate (issue 50): LoopStatus, Shuffle and Rate are writable and reach
+        // the handlers with Apple's events; the modes read back as the app set them.
+        try desktop.playerctl(["-p", name, "loop", "Track"])
+        #expect(eventually { log().contains("repeat 1") }, "\(log())")
+        #expect(eventually { ctl(["loop"]) == "Track" })
+        try desktop.playerctl(["-p", name, "shuffle", "On"])
+        #expect(eventually { log().contains("shuffle 1") }, "\(log())")
+        #expect(eventually { ctl(["shuffle"]) == "On" })
+        _ = try? PulseFixture.run(
+            "/usr/bin/dbus-send",
+            [
+                "--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.\(name)", "/org/mpris/MediaPlayer2",
+                "org.freedesktop.DBus.Properties.Set", "string:org.mpris.MediaPlayer2.Player", "string:Rate",
+                "variant:double:1.5",
+            ], environment: desktop.environment)
+        #expect(eventually { log().contains("rate 1.5") }, "\(log())")
+
         // With the daemon and the bridge: one app — the client's — and no player app for it.
         #expect(eventually { desktop.apps().contains("com.example.podcasts") }, "\(desktop.apps())")
         // PL1 whichever came first: the bridge's claim refused (the app connected before its MPRIS
