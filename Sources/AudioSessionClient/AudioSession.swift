@@ -33,6 +33,9 @@ public final class AudioSession: Sendable {
         var streams: [UInt64: AsyncStream<SessionNotification>.Continuation] = [:]
         /// In the order added, with the token that removes each.
         var handlers: [(token: UInt64, handler: @Sendable (SessionNotification) -> Void)] = []
+        /// N3: the event queue's held stretches, one per call under way (`holdingEvents`).
+        var gates: [UInt64: EventGate] = [:]
+        var nextGate: UInt64 = 0
         var callsPoster = true
         var permissionWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         var nextToken: UInt64 = 0
@@ -109,7 +112,8 @@ public final class AudioSession: Sendable {
     /// Performs one app call (SPEC §0 step) on this session. The named methods call this.
     /// - Throws: the engine's `SessionError`; `msrv` while media services are lost.
     public func perform(_ call: AppCall) throws(SessionError) {
-        let reply = try connection().request(.call(call))
+        // N3: what the call causes is posted after it returns.
+        let reply = try holdingEvents { () throws(SessionError) in try connection().request(.call(call)) }
         switch reply {
         case .failed(let error):
             if error.code == .isBusy, case .setActive(false, _) = call { remember(call) }  // A5 deactivated
@@ -134,6 +138,7 @@ public final class AudioSession: Sendable {
     /// Returns after every notification sent to this app so far has been handed to observers.
     public func waitForPendingNotifications() throws(SessionError) {
         try connection().flush()
+        releaseHeldEvents()  // N3: asked for now, they are not held for the main queue
         eventQueue.sync {}
     }
 
