@@ -49,6 +49,7 @@ public enum FixedSourcesBuild {
                 + ((try? fileManager.contentsOfDirectory(atPath: checkouts.path)) ?? []).sorted().map {
                     checkouts.appendingPathComponent($0)
                 }
+                + pathDependencies(of: dotBuild)
             for package in packages {
                 let sources = package.appendingPathComponent("Sources")
                 for target in ((try? fileManager.contentsOfDirectory(atPath: sources.path)) ?? []).sorted() {
@@ -59,6 +60,24 @@ public enum FixedSourcesBuild {
                 }
             }
             return Modules(swiftModules: swiftModules, moduleMaps: maps)
+        }
+
+        /// The packages a package depends on by path (`.package(path:)`: an app's package beside this
+        /// one), as SwiftPM's `workspace-state.json` in its `.build` lists them: their C module maps
+        /// (CSystemd, CPulse …) are not in `.build/checkouts` (issue 50: `missing required module`).
+        static func pathDependencies(of dotBuild: URL) -> [URL] {
+            let state = dotBuild.appendingPathComponent("workspace-state.json")
+            guard let data = try? Data(contentsOf: state),
+                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let object = json["object"] as? [String: Any],
+                let dependencies = object["dependencies"] as? [[String: Any]]
+            else { return [] }
+            return dependencies.compactMap { dependency in
+                guard let reference = dependency["packageRef"] as? [String: Any], reference["kind"] as? String == "fileSystem",
+                    let location = reference["location"] as? String
+                else { return nil }
+                return URL(fileURLWithPath: location)
+            }
         }
 
         /// The first of: `explicit` (`--modules`); a built package in `directory` or above it (an

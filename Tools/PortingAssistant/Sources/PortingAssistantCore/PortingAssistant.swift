@@ -18,8 +18,16 @@ public struct PortingReport: Sendable {
 public enum PortingAssistant {
     public static func examine(_ source: String, fileName: String = "source.swift") -> PortingReport {
         let (findings, edits) = scan(source, fileName: fileName)
-        let fixed = edits.isEmpty ? source : source.applying(edits)
-        let remaining = edits.isEmpty ? findings.filter { !$0.isFixable } : scan(fixed, fileName: fileName).findings
+        var fixed = edits.isEmpty ? source : source.applying(edits)
+        var remaining = edits.isEmpty ? findings.filter { !$0.isFixable } : scan(fixed, fileName: fileName).findings
+        // A fix can make another possible (the last use of UIKit's UIApplication removed: its import
+        // is unused now): fixed again, a few passes at most.
+        for _ in 0..<3 where remaining.contains(where: \.isFixable) {
+            let (_, more) = scan(fixed, fileName: fileName)
+            guard !more.isEmpty else { break }
+            fixed = fixed.applying(more)
+            remaining = scan(fixed, fileName: fileName).findings
+        }
         return PortingReport(findings: findings, fixedSource: fixed, remaining: remaining)
     }
 
@@ -183,12 +191,24 @@ final class PortingVisitor: SyntaxVisitor {
         guard let member = node.calledExpression.as(MemberAccessExprSyntax.self) else { return .visitChildren }
         if GetValueRewrite(visitor: self, call: node).run() { return .visitChildren }
         let labels = node.arguments.map { $0.label?.text }
-        if member.declName.baseName.text == "observe", node.arguments.first?.expression.is(KeyPathExprSyntax.self) == true {
+        let name = member.declName.baseName.text
+        if name == "beginReceivingRemoteControlEvents" || name == "endReceivingRemoteControlEvents", node.arguments.isEmpty,
+            let statement = node.parent?.as(CodeBlockItemSyntax.self)
+        {
+            // A no-op most music apps call (UIApplication's): on Linux MediaPlayer's commands are
+            // offered on the desktop's controls as soon as they have handlers (issue 50).
+            report(
+                .remoteControlEvents, node,
+                "\(name)() is UIApplication's and needs nothing here: MPRemoteCommandCenter's commands reach the desktop's controls once they have handlers; removed",
+                fixable: true)
+            edits.append(
+                Edit(start: statement.position.utf8Offset, end: statement.endPosition.utf8Offset, text: ""))
+        } else if name == "observe", node.arguments.first?.expression.is(KeyPathExprSyntax.self) == true {
             report(
                 .keyValueObserving, node,
                 "key-value observing needs the Objective-C runtime: AudioSession.shared.notifications() gives .outputVolume and every change",
                 fixable: false)
-        } else if member.declName.baseName.text == "addObserver", labels.contains("forKeyPath") {
+        } else if name == "addObserver", labels.contains("forKeyPath") {
             report(
                 .keyValueObserving, node,
                 "addObserver(_:forKeyPath:…) is key-value observing: read the session's notifications instead", fixable: false)

@@ -37,6 +37,24 @@ struct FixedSourcesBuildTests {
         #expect(alone == .builds)
     }
 
+    @Test("An app's package that depends on this one by path: the path dependency's C module maps are found (issue 50)")
+    func pathDependencyModuleMaps() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("port-path-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let app = root.appendingPathComponent("App"), library = root.appendingPathComponent("audiosession")
+        let modules = app.appendingPathComponent(".build/debug/Modules/AVFAudio.swiftmodule")
+        try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
+        let map = library.appendingPathComponent("Sources/CSystemd/module.modulemap")
+        try FileManager.default.createDirectory(at: map.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "module CSystemd {}\n".write(to: map, atomically: true, encoding: .utf8)
+        let state = """
+            {"object": {"dependencies": [{"packageRef": {"kind": "fileSystem", "location": "\(library.path)"}}]}}
+            """
+        try state.write(to: app.appendingPathComponent(".build/workspace-state.json"), atomically: true, encoding: .utf8)
+        let found = FixedSourcesBuild.Modules.at(app.appendingPathComponent(".build/debug").path)
+        #expect(found?.moduleMaps.contains(map.path) == true, "\(String(describing: found?.moduleMaps))")
+    }
+
     @Test("Without this package's modules, it is not built, and it says how to give them")
     func notBuiltWithoutModules() {
         let outcome = FixedSourcesBuild.check([(path: "A.swift", text: "let a = 1\n")], modules: nil)

@@ -59,6 +59,31 @@ struct PortingAssistantTests {
         #expect(observed.findings.map(\.isFixable) == [false, false], "\(observed.findings)")
     }
 
+    @Test(
+        "beginReceivingRemoteControlEvents(): reported and removed by --fix; its UIKit import then becomes Foundation (issue 50)")
+    func remoteControlEvents() {
+        let source = """
+            import UIKit
+            import MediaPlayer
+
+            final class Radio {
+                func start() {
+                    UIApplication.shared.beginReceivingRemoteControlEvents()
+                    MPRemoteCommandCenter.shared().playCommand.isEnabled = true
+                }
+            }
+
+            """
+        let report = PortingAssistant.examine(source, fileName: "Radio.swift")
+        #expect(
+            report.findings.contains { $0.kind == .remoteControlEvents && $0.isFixable && $0.line == 6 }, "\(report.findings)")
+        #expect(report.remaining.isEmpty, "\(report.remaining)")
+        #expect(!report.fixedSource.contains("beginReceivingRemoteControlEvents") && !report.fixedSource.contains("UIKit"))
+        #expect(report.fixedSource.contains("import Foundation\nimport MediaPlayer"))
+        #expect(
+            report.fixedSource.contains("    func start() {\n        MPRemoteCommandCenter.shared()"), "\(report.fixedSource)")
+    }
+
     @Test("import UIKit: becomes import Foundation when nothing of UIKit is used, else it is left for a person")
     func uiKitImport() {
         let unused = PortingAssistant.examine("import UIKit\nimport AVFoundation\nlet s = AVAudioSession.sharedInstance()\n")
@@ -153,7 +178,7 @@ struct PortingAssistantTests {
             #endif
 
             #if os(iOS)
-            func c() { UIApplication.shared.beginReceivingRemoteControlEvents(); _ = AVAudioSession.sharedInstance() }
+            func c() { UIApplication.shared.isIdleTimerDisabled = true; _ = AVAudioSession.sharedInstance() }
             #else
             func c() {}
             #endif
