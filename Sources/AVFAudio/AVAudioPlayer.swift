@@ -34,14 +34,10 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
     private let player: AudioPlayer
     private let session: AudioSession
     private let delegateBox = Mutex<Delegate>(Delegate())
-    private let meters = Mutex<Meters>(Meters())
+    private let meters = Metering()
     private let options = Mutex<(enableRate: Bool, rate: Float, prepared: Bool)>((false, 1, false))
 
     private struct Delegate: @unchecked Sendable { weak var value: (any AVAudioPlayerDelegate)? }
-    private struct Meters {
-        var enabled = false
-        var levels: [(average: Double, peak: Double)] = []
-    }
 
     /// The file it plays (nil for one made from data).
     public let url: URL?
@@ -258,26 +254,15 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
     // MARK: Metering
 
     open var isMeteringEnabled: Bool {
-        get { meters.withLock { $0.enabled } }
-        set {
-            meters.withLock { $0.enabled = newValue }
-            _ = player.takeLevels()  // metering starts now
-        }
+        get { meters.isEnabled }
+        set { meters.enable(newValue) { _ = player.takeLevels() } }
     }
 
-    /// Takes the levels of what played since the last call (with metering enabled).
-    open func updateMeters() {
-        guard meters.withLock({ $0.enabled }) else { return }
-        let levels = player.takeLevels()
-        meters.withLock { $0.levels = levels }
-    }
+    /// Takes the levels of what it played since the last call (with metering enabled).
+    open func updateMeters() { meters.update { player.takeLevels() } }
 
     /// dBFS, −160 for silence (or a channel it does not have).
-    open func averagePower(forChannel channelNumber: Int) -> Float {
-        Float(meters.withLock { $0.levels.indices.contains(channelNumber) ? $0.levels[channelNumber].average : -160 })
-    }
+    open func averagePower(forChannel channelNumber: Int) -> Float { meters.average(channelNumber) }
 
-    open func peakPower(forChannel channelNumber: Int) -> Float {
-        Float(meters.withLock { $0.levels.indices.contains(channelNumber) ? $0.levels[channelNumber].peak : -160 })
-    }
+    open func peakPower(forChannel channelNumber: Int) -> Float { meters.peak(channelNumber) }
 }

@@ -30,7 +30,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     private let recorder: AudioRecorder
     private let session: AudioSession
     private let delegateBox = Mutex<Delegate>(Delegate())
-    private let meters = Mutex<(enabled: Bool, levels: [(average: Double, peak: Double)])>((false, []))
+    private let meters = Metering()
 
     private struct Delegate: @unchecked Sendable { weak var value: (any AVAudioRecorderDelegate)? }
 
@@ -220,24 +220,15 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     // MARK: Metering
 
     open var isMeteringEnabled: Bool {
-        get { meters.withLock { $0.enabled } }
-        set {
-            meters.withLock { $0.enabled = newValue }
-            _ = recorder.takeLevels()
-        }
+        get { meters.isEnabled }
+        set { meters.enable(newValue) { _ = recorder.takeLevels() } }
     }
 
-    open func updateMeters() {
-        guard meters.withLock({ $0.enabled }) else { return }
-        let levels = recorder.takeLevels()
-        meters.withLock { $0.levels = levels }
-    }
+    /// Takes the levels of what it recorded since the last call (with metering enabled).
+    open func updateMeters() { meters.update { recorder.takeLevels() } }
 
-    open func averagePower(forChannel channelNumber: Int) -> Float {
-        Float(meters.withLock { $0.levels.indices.contains(channelNumber) ? $0.levels[channelNumber].average : -160 })
-    }
+    /// dBFS, −160 for silence (or a channel it does not have).
+    open func averagePower(forChannel channelNumber: Int) -> Float { meters.average(channelNumber) }
 
-    open func peakPower(forChannel channelNumber: Int) -> Float {
-        Float(meters.withLock { $0.levels.indices.contains(channelNumber) ? $0.levels[channelNumber].peak : -160 })
-    }
+    open func peakPower(forChannel channelNumber: Int) -> Float { meters.peak(channelNumber) }
 }
