@@ -125,7 +125,7 @@ let package = Package(
         // The only library that links sd-bus (libsystemd): the daemon, the client and the C library never do.
         // It brings AVFoundation, as Apple's MediaPlayer does (a file importing MediaPlayer alone
         // uses AVAudioSession).
-        .target(name: "MediaPlayer", dependencies: ["CSystemd", "AVFoundation"], swiftSettings: strict),
+        .target(name: "MediaPlayer", dependencies: ["CSystemd", "AVFoundation", "AudioSession"], swiftSettings: strict),
         // CoreMedia's time (CMTime and its functions), the standard library only.
         .target(name: "CoreMedia", swiftSettings: strict),
         // It brings Combine (OpenCombine) as Apple's Foundation does: `ObservableObject` and

@@ -52,6 +52,10 @@ extension AudioSession {
     /// Hands a notification to the handlers, streams, permission waiters and the poster.
     func deliver(_ notification: SessionNotification) {
         let (handlers, streams, waiters, posts) = state.withLock { state in
+            switch notification {
+            case .interruptionBegan, .mediaServicesLost: if state.knownActive == true { state.knownActive = false }
+            default: break
+            }
             var waiters: [CheckedContinuation<Bool, Never>] = []
             if case .recordPermission = notification {
                 waiters = Array(state.permissionWaiters.values)

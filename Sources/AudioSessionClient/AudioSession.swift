@@ -33,6 +33,9 @@ public final class AudioSession: Sendable {
         var streams: [UInt64: AsyncStream<SessionNotification>.Continuation] = [:]
         /// In the order added, with the token that removes each.
         var handlers: [(token: UInt64, handler: @Sendable (SessionNotification) -> Void)] = []
+        /// Whether the session is active as far as its own calls and notifications say (nil: it
+        /// never was): what MediaPlayer's PlaybackStatus follows.
+        var knownActive: Bool?
         /// N3: the event queue's held stretches, one per call under way (`holdingEvents`).
         var gates: [UInt64: EventGate] = [:]
         var nextGate: UInt64 = 0
@@ -120,8 +123,18 @@ public final class AudioSession: Sendable {
             throw error
         default:
             remember(call)
+            switch call {
+            case .setActive(let active, _): state.withLock { $0.knownActive = active }
+            case .startOutput, .startInput: state.withLock { $0.knownActive = true }  // IO1
+            default: break
+            }
         }
     }
+
+    /// Whether the session is active as far as this process knows without asking (its own
+    /// `setActive`, an implicit activation, an interruption or a loss of media services since);
+    /// nil while it never was. Reading it never connects.
+    public var activityAsKnown: Bool? { state.withLock { $0.knownActive } }
 
     /// Everything the app can read about its session now.
     /// - Throws: `msrv` while media services are lost.

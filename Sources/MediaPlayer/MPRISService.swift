@@ -1,3 +1,4 @@
+import AudioSession
 import CSystemd
 import Dispatch
 import Foundation
@@ -27,7 +28,13 @@ final class MPRISService: @unchecked Sendable {
     }
     private let guarded = Mutex(Shared())
     /// The state as it is now (for the bus's thread).
-    var current: MPRISState { guarded.withLock { $0.state } }
+    /// The state, with what the app's session says now (its activity as the process knows it,
+    /// read without connecting: MediaPlayer alone never connects a session).
+    var current: MPRISState {
+        var state = guarded.withLock { $0.state }
+        state.sessionLetGo = AVAudioSession.sharedInstance().session.activityAsKnown == false
+        return state
+    }
     let identity = ProcessInfo.processInfo.processName
 
     var nowPlayingInfo: [String: Any]? { guarded.withLock { $0.info } }
@@ -139,13 +146,13 @@ final class MPRISService: @unchecked Sendable {
     }
 
     private func currentProperties() -> [(String, BusValue)] {
-        guarded.withLock { $0.state }.playerProperties(now: Self.now).filter { $0.0 != "Position" }
+        current.playerProperties(now: Self.now).filter { $0.0 != "Position" }
     }
 
     /// PropertiesChanged for what changed; Seeked when the position jumped (the app set a new
     /// elapsed time, not the one its rate led to).
     private func announce() {
-        let state = guarded.withLock { $0.state }
+        let state = current  // (checked at least once a second: the loop's poll times out)
         let now = Self.now
         let properties = state.playerProperties(now: now).filter { $0.0 != "Position" }
         let changed = properties.filter { entry in !announced.contains { $0.0 == entry.0 && $0.1 == entry.1 } }

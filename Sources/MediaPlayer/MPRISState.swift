@@ -98,8 +98,12 @@ struct MPRISState: Equatable, Sendable {
     var nowPlaying: NowPlaying?
     var playbackState: MPNowPlayingPlaybackState = .unknown
     var commands = OfferedCommands()
+    /// The app's audio session was active and is not any more (it deactivated, or was interrupted):
+    /// what Control Center shows then is not playing, whatever rate the Now Playing info still says.
+    var sessionLetGo = false
 
-    /// The app's word if it gave one, else the rate: above 0 playing, 0 paused; nothing: stopped.
+    /// The app's word if it gave one, else the rate: above 0 playing, 0 paused; nothing: stopped;
+    /// paused while its session, once active, is not.
     var playbackStatus: String {
         switch playbackState {
         case .playing: return "Playing"
@@ -107,6 +111,7 @@ struct MPRISState: Equatable, Sendable {
         case .stopped: return "Stopped"
         case .unknown:
             guard let nowPlaying else { return "Stopped" }
+            if sessionLetGo { return "Paused" }
             return (nowPlaying.rate ?? 1) > 0 ? "Playing" : "Paused"
         }
     }

@@ -35,7 +35,7 @@ struct LayeringTests {
         "os": [],
         // `import MediaPlayer`: Now Playing and remote commands as an MPRIS player (sd-bus).
         // It brings AVFoundation, as Apple's MediaPlayer does.
-        "MediaPlayer": ["CSystemd", "AVFoundation"],
+        "MediaPlayer": ["CSystemd", "AVFoundation", "AudioSession"],
         "AudioSessionServices": ["CAudioSessionServices", "AudioSessionClient", "AudioSessionModel"],
         // Scenarios drive the client (no NotificationCenter): the command links no Foundation.
         "Scenarios": ["AudioSessionModel", "AudioSessionClient", "AudioSessionWire", "AudioSessionEngine"],

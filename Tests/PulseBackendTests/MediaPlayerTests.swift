@@ -62,6 +62,14 @@ struct MediaPlayerTests {
             ], environment: desktop.environment)
         #expect(eventually { log().contains("rate 1.5") }, "\(log())")
 
+        // Issue 50: a call interrupts its session; its Now Playing rate still says 1, but what Control
+        // Center would show — and the desktop's controls now — is Paused (within the second the
+        // service rechecks).
+        #expect(eventually { desktop.status(name) == "Playing" })
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { desktop.status(name) == "Paused" }, "its session let go: Paused. \(log())")
+        try desktop.system(.systemSession(.call, begin: false))
+
         // With the daemon and the bridge: one app — the client's — and no player app for it.
         #expect(eventually { desktop.apps().contains("com.example.podcasts") }, "\(desktop.apps())")
         // PL1 whichever came first: the bridge's claim refused (the app connected before its MPRIS
