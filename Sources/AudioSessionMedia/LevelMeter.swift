@@ -46,7 +46,8 @@ public final class LevelMeter: Sendable {
         dBFS(meanSquare: samples.isEmpty ? 0 : sumOfSquares(samples) / Double(samples.count))
     }
 
-    private static func dBFS(meanSquare: Double) -> Double {
+    /// A mean square as dBFS of a sine (`PowerMeter` reads its averages so too).
+    static func dBFS(meanSquare: Double) -> Double {
         20 * log10(max((meanSquare * 2).squareRoot(), 1e-12))
     }
 

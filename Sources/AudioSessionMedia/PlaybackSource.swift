@@ -172,7 +172,7 @@ struct PowerMeter {
         defer { self = PowerMeter(channels: channels) }
         return (0..<channels).map { channel in
             guard frames > 0, peaks[channel] > 0 else { return (-160, -160) }
-            let average = 20 * log10(max((2 * sums[channel] / Double(frames)).squareRoot(), 1e-8))
+            let average = LevelMeter.dBFS(meanSquare: sums[channel] / Double(frames))
             return (max(-160, average), max(-160, 20 * log10(Double(peaks[channel]))))
         }
     }
