@@ -52,6 +52,10 @@ extension PulseBackend {
         state.withLock { $0.streams.mapValues { ($0.mutedByUs, $0.gain) } }
     }
 
+    /// A foreign stream's own volume as the backend has heard it (D1: the user's or the program's;
+    /// a test waits for the user's change to be heard before the arbiter's next step).
+    func ownVolume(ofForeign index: UInt32) -> UInt32? { state.withLock { $0.streams[index]?.ownVolume } }
+
     func streamPresent(_ stream: PulseStream) {
         guard stream.isForeign else { return }
         if state.withLock({ $0.streams[stream.index] }) != nil { return foreignStreamChanged(stream) }

@@ -6,11 +6,17 @@
 /// before our latest write, that write was made without it and overrode it: it is written again
 /// from the new own volume. Found by pulse-bench: a second, late report of a duck, taken for the
 /// stream's own volume after its unduck, left it ducked for good.
+///
+/// "Our last few" are counted back from the report's own ask, not from now: a report asked long ago
+/// (the queue behind under load) shows one of the writes made before it was asked, however many
+/// came since — so a volume of ours is never taken for the user's because we wrote more since.
 struct WrittenVolumes: Equatable {
+    /// How many of our writes before a report's ask it may show (PipeWire may lag a few behind).
+    static let window = 4
     /// Our latest write's number (`PulseServer.setVolume(stream:…)`), 0: none yet.
     private var latest: UInt64 = 0
-    /// Our last few volumes, newest last.
-    private var recent: [UInt32] = []
+    /// Our last writes (volume and number), newest last.
+    private var recent: [Write] = []
 
     enum Report: Equatable {
         /// One of our volumes.
@@ -19,17 +25,26 @@ struct WrittenVolumes: Equatable {
         case others(overridden: Bool)
     }
 
+    private struct Write: Equatable {
+        let volume: UInt32
+        let number: UInt64
+    }
+
     mutating func wrote(_ volume: UInt32, number: UInt64) {
         latest = number
-        recent.append(volume)
-        if recent.count > 4 { recent.removeFirst() }
+        recent.append(Write(volume: volume, number: number))
+        if recent.count > 4 * Self.window { recent.removeFirst() }
     }
 
     /// Whether `volume` is one of our last few.
-    func contains(_ volume: UInt32) -> Bool { recent.contains(volume) }
+    func contains(_ volume: UInt32) -> Bool { recent.suffix(Self.window).contains { $0.volume == volume } }
 
     /// Whose a reported volume is, the report asked once `writesSeen` writes had been sent.
     func classify(_ volume: UInt32, writesSeen: UInt64) -> Report {
-        recent.contains(volume) ? .ours : .others(overridden: writesSeen < latest)
+        let couldShow = recent.filter { $0.number <= writesSeen }.suffix(Self.window)
+        guard couldShow.contains(where: { $0.volume == volume }) else {
+            return .others(overridden: writesSeen < latest)
+        }
+        return .ours
     }
 }

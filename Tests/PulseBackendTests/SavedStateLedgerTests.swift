@@ -83,5 +83,8 @@ struct SavedStateLedgerTests {
         #expect(written.classify(13_000, writesSeen: 9) == .ours, "PipeWire still showing our previous write")
         for number in 10..<15 { written.wrote(UInt32(number), number: UInt64(number)) }
         #expect(written.classify(13_000, writesSeen: 20) == .others(overridden: false), "only the last few are remembered")
+        #expect(
+            written.classify(13_000, writesSeen: 7) == .ours,
+            "a report asked long ago shows one of the few writes before its ask, however many came since")
     }
 }

@@ -1,9 +1,10 @@
 import AudioSession
 import AudioSessionRuntime
 import Foundation
-import PulseBackend
 import Synchronization
 import Testing
+
+@testable import PulseBackend
 
 /// D1 (issue 38): thousands of ducks and unducks of a program's stream on a real server with its
 /// stream restore on, while the user changes the stream's volume now and then (also while it is
@@ -11,6 +12,11 @@ import Testing
 /// unduck the stream is at its own volume — the program's, or the last the user set — never
 /// left ducked, never ducked twice. pulse-bench lost an unduck in 3 runs of 4 before the fix
 /// (`WrittenVolumes`: a report older than our last write was taken for the user's volume).
+///
+/// The user's change is heard by the daemon before the next duck or unduck: a change the daemon
+/// has not read yet when it writes is overwritten by the server (last writer wins), and no one
+/// can keep it — that is a change made at the same moment, not this test's case. Under load the
+/// test's own connection heard the change first, and 1 round in 400 lost it so (issue 47).
 @Suite("D1: thousands of ducks, not one unduck lost", .serialized)
 struct UnduckSoakTests {
     static let rounds = 2_000
@@ -41,6 +47,11 @@ struct UnduckSoakTests {
             try server.pactl(["set-sink-input-volume", "\(watch.index)", "\(userLevel)%"])
             guard let set = watch.waitFor({ $0 != before }) else { return failures.append("the user's volume not seen") }
             own = set
+            let index = watch.index
+            guard watch.waitFor({ _ in backend.ownVolume(ofForeign: index) == set }) != nil else {
+                return failures.append(
+                    "the daemon never heard the user's \(set): own \(backend.ownVolume(ofForeign: index) ?? 0)")
+            }
         }
         /// The program ends its stream and starts a new one.
         func restart() throws {
