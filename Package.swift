@@ -154,9 +154,15 @@ let package = Package(
         // Players and recorders of real audio through the session (issue 6): sound files through
         // libsndfile (Debian: libsndfile1-dev), a sound server through libpulse, or rendered to files.
         .systemLibrary(name: "CSndFile"),
+        // The one playback and recording path (ARCHITECTURE rev. 5): sound files, a stream of the app's
+        // own on the sound server or the simulated device's files. No Foundation: the C library's
+        // queues, units and system sounds (SO4–SO6) play through it too.
+        .target(
+            name: "AudioSessionSound", dependencies: ["CSndFile", "CPulse", "PulseClient"],
+            swiftSettings: strict),
         .target(
             name: "AudioSessionMedia",
-            dependencies: ["AudioSession", "AudioSessionModel", "CSndFile", "CPulse", "PulseClient"],
+            dependencies: ["AudioSession", "AudioSessionModel", "AudioSessionSound", "CSndFile", "CPulse", "PulseClient"],
             swiftSettings: strict),
         // Scenario files: parser and runner (SCENARIOS.md).
         .target(

@@ -238,33 +238,3 @@ public final class AudioRecorder: @unchecked Sendable {
         }
     }
 }
-
-/// The simulated device's microphone: a 440 Hz tone at −12 dBFS (amplitude 0.25) times the
-/// input gain, produced at real-time pace.
-final class SimulatedMicrophone: @unchecked Sendable {
-    static let amplitude: Float = 0.25
-    static let frequency = 440.0
-    let channels: Int
-    private var clock: FrameClock
-    private var phase = 0
-
-    init(channels: Int, sampleRate: Int) {
-        self.channels = channels
-        self.clock = FrameClock(sampleRate: sampleRate)
-        _ = clock.take()
-    }
-
-    func take(gain: Float) -> [Float] {
-        let frames = clock.take()
-        var samples = [Float](repeating: 0, count: frames * channels)
-        let step = 2 * Double.pi * Self.frequency / Double(clock.sampleRate)
-        for frame in 0..<frames {
-            let value = Self.amplitude * gain * Float(sin(step * Double(phase + frame)))
-            for channel in 0..<channels { samples[frame * channels + channel] = value }
-        }
-        phase += frames
-        return samples
-    }
-
-    func pause() { clock.reset() }
-}

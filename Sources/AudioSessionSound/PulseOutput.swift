@@ -3,17 +3,17 @@ import CPulse
 /// A playback stream on a sound server, tagged with the app's id (`audiosession.app`) so the
 /// daemon's backend places it on the session's route and applies the session's gain.
 /// Written to by the player's tick; all calls from one queue.
-final class PulseOutput: @unchecked Sendable {
+package final class PulseOutput: @unchecked Sendable {
     private let client: PulseClientStream
     private var stream: OpaquePointer { client.stream }
-    let channels: Int
+    package let channels: Int
 
     /// - Parameters:
     ///   - bufferDuration: the session's IO buffer duration (HW2); the buffer is twice it, at least
     ///     150 ms: fed by a 10 ms timer on a shared machine, a shorter one ran dry under load (gaps heard
     ///     in a recording of it while two builds ran). A pause, a seek, a duck or a mute is not
     ///     delayed by it (the stream is corked, flushed or set on the server at once).
-    init(server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double) throws(MediaError) {
+    package init(server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double) throws(MediaError) {
         self.channels = channels
         let frameBytes = UInt32(channels * MemoryLayout<Float>.size)
         let target = UInt32(max(bufferDuration * 2, 0.15) * Double(sampleRate)) * frameBytes
@@ -32,14 +32,14 @@ final class PulseOutput: @unchecked Sendable {
     }
 
     /// How many frames the server takes now.
-    var writableFrames: Int {
+    package var writableFrames: Int {
         client.connection.locked {
             let bytes = pa_stream_writable_size(stream)
             return bytes == Int.max || bytes < 0 ? 0 : bytes / (channels * MemoryLayout<Float>.size)
         }
     }
 
-    func write(_ samples: ArraySlice<Float>) {
+    package func write(_ samples: ArraySlice<Float>) {
         client.connection.locked {
             _ = samples.withUnsafeBytes { bytes in
                 pa_stream_write(stream, bytes.baseAddress, bytes.count, nil, 0, PA_SEEK_RELATIVE)
@@ -48,17 +48,17 @@ final class PulseOutput: @unchecked Sendable {
     }
 
     /// Pauses (true) or resumes the stream where it was.
-    func cork(_ paused: Bool) { client.cork(paused) }
+    package func cork(_ paused: Bool) { client.cork(paused) }
 
     /// Drops what was written and not played yet (a seek: the new position is heard next).
-    func flush() {
+    package func flush() {
         client.connection.locked {
             if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
         }
     }
 
     /// Seconds of audio written but not played yet.
-    var bufferedSeconds: Double {
+    package var bufferedSeconds: Double {
         client.connection.locked {
             var latency: pa_usec_t = 0
             var negative: Int32 = 0

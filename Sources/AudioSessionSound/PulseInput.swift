@@ -4,14 +4,14 @@ import CPulse
 /// daemon's backend moves it to the source of the session's input (untagged, on a named
 /// source, it is a plain recording: the tests' level meter). Read by the recorder's tick; all
 /// calls from one queue.
-final class PulseInput: @unchecked Sendable {
+package final class PulseInput: @unchecked Sendable {
     private let client: PulseClientStream
-    let channels: Int
+    package let channels: Int
 
     /// - Parameters:
     ///   - sampleRate, channels: the session's (HW1, HW4).
     ///   - bufferDuration: the fragment size (HW2: the session's IO buffer duration).
-    init(
+    package init(
         server: String?, app: String?, channels: Int, sampleRate: Int, bufferDuration: Double, device: String? = nil
     ) throws(MediaError) {
         self.channels = channels
@@ -28,7 +28,7 @@ final class PulseInput: @unchecked Sendable {
     }
 
     /// Everything recorded since the last read (a hole reads as silence).
-    func read() -> [Float] {
+    package func read() -> [Float] {
         let stream = client.stream
         return client.connection.locked {
             var samples: [Float] = []
@@ -49,5 +49,5 @@ final class PulseInput: @unchecked Sendable {
     }
 
     /// Pauses (true) or resumes recording.
-    func cork(_ paused: Bool) { client.cork(paused) }
+    package func cork(_ paused: Bool) { client.cork(paused) }
 }

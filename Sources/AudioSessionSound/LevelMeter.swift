@@ -1,4 +1,8 @@
-import Foundation
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Listens to a source of a sound server and measures its level — on a sink's monitor
@@ -24,7 +28,7 @@ public final class LevelMeter: Sendable {
         )
         self.listener = listener
         // The thread holds the listener, not the meter: a meter let go stops listening.
-        Thread.detachNewThread { listener.run() }
+        DispatchQueue(label: "audiosession.level-meter").async { listener.run() }
     }
 
     deinit { listener.stop() }
@@ -47,7 +51,7 @@ public final class LevelMeter: Sendable {
     }
 
     /// A mean square as dBFS of a sine (`PowerMeter` reads its averages so too).
-    static func dBFS(meanSquare: Double) -> Double {
+    package static func dBFS(meanSquare: Double) -> Double {
         20 * log10(max((meanSquare * 2).squareRoot(), 1e-12))
     }
 
@@ -77,27 +81,27 @@ public final class LevelMeter: Sendable {
 /// The record stream and the running sums of the measurement under way, read every 10 ms by
 /// the meter's thread until stopped.
 private final class Listener: Sendable {
-    struct Window {
+    package struct Window {
         var open = false
         var sumOfSquares = 0.0
         var count = 0
     }
 
     /// `LevelMeter.firstSound`: the peak awaited, and when it came.
-    struct Watch {
+    package struct Watch {
         var threshold: Float
         var heardAt: UInt64?
     }
 
-    let input: PulseInput
-    let window = Mutex(Window())
-    let watch = Mutex<Watch?>(nil)
+    package let input: PulseInput
+    package let window = Mutex(Window())
+    package let watch = Mutex<Watch?>(nil)
     private let running = Atomic<Bool>(true)
     private let done = DispatchSemaphore(value: 0)
 
-    init(input: PulseInput) { self.input = input }
+    package init(input: PulseInput) { self.input = input }
 
-    func run() {
+    package func run() {
         while running.load(ordering: .acquiring) {
             let samples = input.read()
             window.withLock { window in
@@ -118,7 +122,7 @@ private final class Listener: Sendable {
         done.signal()
     }
 
-    func stop() {
+    package func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         done.wait()
     }

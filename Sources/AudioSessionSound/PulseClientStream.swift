@@ -4,14 +4,14 @@ import PulseClient
 /// A stream of the client library on its own libpulse connection: what `PulseOutput` and
 /// `PulseInput` share — creating it with properties, connecting it, waiting until it is ready,
 /// corking and disconnecting. Calls from one queue.
-final class PulseClientStream: @unchecked Sendable {
-    let connection: PulseContext
-    let stream: OpaquePointer
+package final class PulseClientStream: @unchecked Sendable {
+    package let connection: PulseContext
+    package let stream: OpaquePointer
 
     /// - Parameters:
     ///   - properties: stream properties (`audiosession.app`, `media.role`).
     ///   - connect: connects the new stream (the main loop's lock held); < 0 is a failure.
-    init(
+    package init(
         server: String?, client: String, name: String, spec: pa_sample_spec, properties: [String: String],
         connect: (OpaquePointer) -> Int32
     ) throws(MediaError) {
@@ -54,7 +54,7 @@ final class PulseClientStream: @unchecked Sendable {
     }
 
     /// Pauses (true) or resumes the stream where it was.
-    func cork(_ paused: Bool) {
+    package func cork(_ paused: Bool) {
         connection.locked {
             if let operation = pa_stream_cork(stream, paused ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
         }

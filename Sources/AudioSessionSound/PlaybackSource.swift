@@ -1,19 +1,21 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a player plays, a piece at a time (SO2): a sound file decoded as it goes, looped,
 /// played at a rate (linear interpolation between the file's frames), at a volume that may fade,
 /// panned, and metered — the one playback path `AudioPlayer` (and through it AVAudioPlayer)
 /// uses. Not thread-safe: the player's queue owns it.
-struct PlaybackSource {
-    let reader: SoundFileReader
-    var channels: Int { reader.channels }
+package struct PlaybackSource {
+    package let reader: SoundFileReader
+    package var channels: Int { reader.channels }
     /// Loops still to play after this pass (−1: forever).
-    var loopsLeft = 0
+    package var loopsLeft = 0
     /// 0.5…2 (1: the file's own pace).
-    var rate = 1.0
+    package var rate = 1.0
     /// −1 (left) … 1 (right); a stereo sound only.
-    var pan: Float = 0
-    private(set) var volume: Float = 1
+    package var pan: Float = 0
+    package private(set) var volume: Float = 1
     private var fade: (target: Float, step: Float)?
     /// Frames of the file decoded but not consumed yet, interleaved, from `pendingStart` on.
     private var pending: [Float] = []
@@ -23,21 +25,21 @@ struct PlaybackSource {
     /// What it played since the last `takeLevels()`.
     private var meter: PowerMeter
     /// The file ended where its header said it would not (a file truncated while it plays).
-    private(set) var decodeError: String?
+    package private(set) var decodeError: String?
     /// Everything was played (no loop left): what `next` returns is the last of it.
-    private(set) var isAtEnd = false
+    package private(set) var isAtEnd = false
 
-    init(reader: SoundFileReader) {
+    package init(reader: SoundFileReader) {
         self.reader = reader
         meter = PowerMeter(channels: reader.channels)
     }
 
     /// The frame of the file the next output frame comes from.
-    var position: Double {
+    package var position: Double {
         Double(reader.position - (pending.count / channels - pendingStart / channels)) + fraction
     }
 
-    mutating func seek(to frame: Int) {
+    package mutating func seek(to frame: Int) {
         reader.seek(to: frame)
         isAtEnd = false
         pending.removeAll(keepingCapacity: true)
@@ -46,7 +48,7 @@ struct PlaybackSource {
     }
 
     /// Sets the volume at once (`over` 0) or over `seconds` of output at `sampleRate`.
-    mutating func setVolume(_ target: Float, over frames: Int) {
+    package mutating func setVolume(_ target: Float, over frames: Int) {
         if frames <= 0 {
             volume = target
             fade = nil
@@ -56,10 +58,10 @@ struct PlaybackSource {
     }
 
     /// The volume a fade is heading for (or the volume).
-    var targetVolume: Float { fade?.target ?? volume }
+    package var targetVolume: Float { fade?.target ?? volume }
 
     /// Up to `count` output frames; fewer only at the end (no loop left).
-    mutating func next(_ count: Int) -> [Float] {
+    package mutating func next(_ count: Int) -> [Float] {
         var out: [Float] = []
         out.reserveCapacity(count * channels)
         var produced = 0
@@ -140,26 +142,26 @@ struct PlaybackSource {
     }
 
     /// Per channel, the average and peak power in dBFS since the last call (−160: silence).
-    mutating func takeLevels() -> [(average: Double, peak: Double)] { meter.take() }
+    package mutating func takeLevels() -> [(average: Double, peak: Double)] { meter.take() }
 }
 
 /// Metering as AVAudioPlayer and AVAudioRecorder report it: per channel, the average and peak
 /// power of the samples since the last `take()`, in dBFS as the monitor is measured (LevelMeter:
 /// a full-scale sine is 0 dBFS), −160 for silence.
-struct PowerMeter {
-    let channels: Int
+package struct PowerMeter {
+    package let channels: Int
     private var sums: [Double]
     private var peaks: [Float]
     private var frames = 0
 
-    init(channels: Int) {
+    package init(channels: Int) {
         self.channels = max(1, channels)
         sums = Array(repeating: 0, count: self.channels)
         peaks = Array(repeating: 0, count: self.channels)
     }
 
     /// Interleaved samples.
-    mutating func add(_ samples: [Float]) {
+    package mutating func add(_ samples: [Float]) {
         for (index, value) in samples.enumerated() {
             let channel = index % channels
             sums[channel] += Double(value * value)
@@ -168,7 +170,7 @@ struct PowerMeter {
         frames += samples.count / channels
     }
 
-    mutating func take() -> [(average: Double, peak: Double)] {
+    package mutating func take() -> [(average: Double, peak: Double)] {
         defer { self = PowerMeter(channels: channels) }
         return (0..<channels).map { channel in
             guard frames > 0, peaks[channel] > 0 else { return (-160, -160) }

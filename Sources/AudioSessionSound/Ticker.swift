@@ -2,15 +2,15 @@ import Dispatch
 
 /// Calls a function every 10 ms on a serial queue while running: the clock that moves samples
 /// between a player or recorder and its output or input.
-final class Ticker: @unchecked Sendable {
-    static let interval = DispatchTimeInterval.milliseconds(10)
-    let queue: DispatchQueue
+package final class Ticker: @unchecked Sendable {
+    package static let interval = DispatchTimeInterval.milliseconds(10)
+    package let queue: DispatchQueue
     private var timer: (any DispatchSourceTimer)?
 
-    init(label: String) { queue = DispatchQueue(label: label) }
+    package init(label: String) { queue = DispatchQueue(label: label) }
 
     /// On the queue.
-    func start(_ tick: @escaping @Sendable () -> Void) {
+    package func start(_ tick: @escaping @Sendable () -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard timer == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -21,7 +21,7 @@ final class Ticker: @unchecked Sendable {
     }
 
     /// On the queue.
-    func stop() {
+    package func stop() {
         dispatchPrecondition(condition: .onQueue(queue))
         timer?.cancel()
         timer = nil
@@ -30,14 +30,14 @@ final class Ticker: @unchecked Sendable {
 
 /// The wall clock in frames: how many frames of a real-time stream are due since the last take
 /// (what the simulated device's outputs consume and its microphone produces).
-struct FrameClock {
-    let sampleRate: Int
+package struct FrameClock {
+    package let sampleRate: Int
     private var last: UInt64?
 
-    init(sampleRate: Int) { self.sampleRate = sampleRate }
+    package init(sampleRate: Int) { self.sampleRate = sampleRate }
 
     /// Frames due since the previous call (none on the first call after `reset`), at most 200 ms.
-    mutating func take() -> Int {
+    package mutating func take() -> Int {
         let now = DispatchTime.now().uptimeNanoseconds
         defer { last = now }
         guard let last else { return 0 }
@@ -45,5 +45,5 @@ struct FrameClock {
         return min(frames, sampleRate / 5)
     }
 
-    mutating func reset() { last = nil }
+    package mutating func reset() { last = nil }
 }

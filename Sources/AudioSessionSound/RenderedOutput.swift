@@ -1,14 +1,14 @@
 /// The simulated device's outputs: what a player plays goes to
 /// `<directory>/<app>.<output port UID>.wav`, one file per port, at real-time pace.
-final class RenderedOutput: @unchecked Sendable {
-    let directory: String
-    let app: String
-    let channels: Int
-    let sampleRate: Int
+package final class RenderedOutput: @unchecked Sendable {
+    package let directory: String
+    package let app: String
+    package let channels: Int
+    package let sampleRate: Int
     private var clock: FrameClock
     private var writers: [String: SoundFileWriter] = [:]
 
-    init(directory: String, app: String, channels: Int, sampleRate: Int) {
+    package init(directory: String, app: String, channels: Int, sampleRate: Int) {
         self.directory = directory
         self.app = app
         self.channels = channels
@@ -17,13 +17,13 @@ final class RenderedOutput: @unchecked Sendable {
     }
 
     /// The file a port's output goes to.
-    static func path(directory: String, app: String, port: String) -> String { "\(directory)/\(app).\(port).wav" }
+    package static func path(directory: String, app: String, port: String) -> String { "\(directory)/\(app).\(port).wav" }
 
     /// The frames the device has played since the last call.
-    func takeFrames() -> Int { clock.take() }
+    package func takeFrames() -> Int { clock.take() }
 
     /// Appends to the port's file (created on first use).
-    func write(_ samples: [Float], port: String) throws(SoundFileError) {
+    package func write(_ samples: [Float], port: String) throws(SoundFileError) {
         if writers[port] == nil {
             writers[port] = try SoundFileWriter(
                 path: Self.path(directory: directory, app: app, port: port), channels: channels, sampleRate: sampleRate)
@@ -32,9 +32,9 @@ final class RenderedOutput: @unchecked Sendable {
     }
 
     /// Paused: the clock starts again on the next take.
-    func pause() { clock.reset() }
+    package func pause() { clock.reset() }
 
-    func close() {
+    package func close() {
         for writer in writers.values { writer.close() }
         writers.removeAll()
     }

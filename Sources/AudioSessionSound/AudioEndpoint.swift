@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where players play and recorders record.
 public enum AudioEndpoint: Sendable, Equatable {
@@ -13,8 +15,8 @@ public enum AudioEndpoint: Sendable, Equatable {
 
     /// `AUDIOSESSION_RENDER_DIR` when set (the simulated device), else the sound server.
     public static var automatic: AudioEndpoint {
-        if let directory = ProcessInfo.processInfo.environment["AUDIOSESSION_RENDER_DIR"], !directory.isEmpty {
-            return .files(directory: directory)
+        if let value = getenv("AUDIOSESSION_RENDER_DIR"), value.pointee != 0 {
+            return .files(directory: String(cString: value))
         }
         return .soundServer(nil)
     }
