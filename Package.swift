@@ -135,7 +135,7 @@ let package = Package(
         .target(name: "CAudioSessionServices"),
         .target(
             name: "AudioSessionServices",
-            dependencies: ["CAudioSessionServices", "AudioSessionClient", "AudioSessionModel"],
+            dependencies: ["CAudioSessionServices", "AudioSessionClient", "AudioSessionModel", "AudioSessionSound"],
             swiftSettings: strict),
         // The PulseAudio/PipeWire backend: libpulse (a system library) and the mapping of the
         // server's sinks and sources to session ports.

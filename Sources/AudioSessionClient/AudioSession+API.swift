@@ -140,3 +140,15 @@ extension AudioSession {
     /// multiplies its samples by it. Never the app's own volume.
     public var outputGain: Double { state.withLock { $0.outputGain } }
 }
+
+extension AudioSession {
+    /// The `media.role` of the app's own streams on a sound server, from its category and mode
+    /// (the players', the queues' and the units' streams alike).
+    package var streamRole: String {
+        switch (category, mode) {
+        case (_, .voiceChat), (_, .videoChat): "phone"
+        case (.ambient, _), (.soloAmbient, _): "game"
+        default: "music"
+        }
+    }
+}

@@ -231,7 +231,7 @@ public final class AudioPlayer: @unchecked Sendable {
         case .soundServer(let server):
             opened = .server(
                 try PulseOutput(
-                    server: server, app: session.appID.rawValue, role: role, channels: channels, sampleRate: sampleRate,
+                    server: server, app: session.appID.rawValue, role: session.streamRole, channels: channels, sampleRate: sampleRate,
                     bufferDuration: session.ioBufferDuration))
         case .files(let directory):
             opened = .files(
@@ -239,15 +239,6 @@ public final class AudioPlayer: @unchecked Sendable {
         }
         output = opened
         return opened
-    }
-
-    /// The stream's `media.role`, from the session's category and mode.
-    private var role: String {
-        switch (session.category, session.mode) {
-        case (_, .voiceChat), (_, .videoChat): "phone"
-        case (.ambient, _), (.soloAmbient, _): "game"
-        default: "music"
-        }
     }
 
     /// Stops feeding the output; `reason` nil for a stop or the end.

@@ -1,0 +1,121 @@
+/// Where an object that is handed samples (an audio queue, an I/O unit, a system sound) plays
+/// them: a stream of the app's own on the sound server (the daemon gives it the session's route
+/// and gain) or the simulated device's files (the gain applied here, as the daemon would). The
+/// same two outputs `AudioPlayer` plays through. All calls from one queue.
+package final class SampleOutput: @unchecked Sendable {
+    private enum Kind {
+        case server(PulseOutput)
+        case files(RenderedOutput)
+    }
+
+    private let kind: Kind
+    package let channels: Int
+
+    package init(
+        endpoint: AudioEndpoint, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double
+    ) throws(MediaError) {
+        self.channels = channels
+        switch endpoint {
+        case .soundServer(let server):
+            kind = .server(
+                try PulseOutput(
+                    server: server, app: app, role: role, channels: channels, sampleRate: sampleRate,
+                    bufferDuration: bufferDuration))
+        case .files(let directory):
+            kind = .files(RenderedOutput(directory: directory, app: app, channels: channels, sampleRate: sampleRate))
+        }
+    }
+
+    /// How many frames it takes now (the simulated device: what it played since the last call).
+    package var writableFrames: Int {
+        switch kind {
+        case .server(let stream): stream.writableFrames
+        case .files(let files): files.takeFrames()
+        }
+    }
+
+    /// Plays `samples` (interleaved); on the simulated device onto `port` at `gain`.
+    package func write(_ samples: [Float], gain: Float, port: String?) throws(MediaError) {
+        guard !samples.isEmpty else { return }
+        switch kind {
+        case .server(let stream): stream.write(samples[...])
+        case .files(let files):
+            guard let port else { return }
+            do { try files.write(gain == 1 ? samples : samples.map { $0 * gain }, port: port) } catch {
+                throw MediaError(error.description)
+            }
+        }
+    }
+
+    /// Paused (true) or playing; the simulated device's clock starts again on the next take.
+    package func cork(_ paused: Bool) {
+        switch kind {
+        case .server(let stream): stream.cork(paused)
+        case .files(let files): if paused { files.pause() }
+        }
+    }
+
+    /// Drops what was written and not played yet.
+    package func flush() {
+        if case .server(let stream) = kind { stream.flush() }
+    }
+
+    /// Seconds written and not played yet (0 on the simulated device, which plays as it takes).
+    package var bufferedSeconds: Double {
+        if case .server(let stream) = kind { return stream.bufferedSeconds }
+        return 0
+    }
+
+    /// Whether the files are written here (the session's gain is applied by the writer).
+    package var isSimulated: Bool {
+        if case .files = kind { return true }
+        return false
+    }
+
+    package func close() {
+        if case .files(let files) = kind { files.close() }
+    }
+}
+
+/// What an object that hands out recorded samples (an input queue, an I/O unit's input bus)
+/// records: a stream of the app's own from the sound server (the daemon moves it to the
+/// session's input) or the simulated device's microphone. All calls from one queue.
+package final class SampleInput: @unchecked Sendable {
+    private enum Kind {
+        case server(PulseInput)
+        case simulated(SimulatedMicrophone)
+    }
+
+    private let kind: Kind
+
+    package init(endpoint: AudioEndpoint, app: String, channels: Int, sampleRate: Int, bufferDuration: Double) throws(MediaError) {
+        switch endpoint {
+        case .soundServer(let server):
+            kind = .server(
+                try PulseInput(
+                    server: server, app: app, channels: channels, sampleRate: sampleRate, bufferDuration: bufferDuration))
+        case .files:
+            kind = .simulated(SimulatedMicrophone(channels: channels, sampleRate: sampleRate))
+        }
+    }
+
+    /// Everything recorded since the last read, interleaved (the simulated microphone at `gain`).
+    package func read(gain: Float) -> [Float] {
+        switch kind {
+        case .server(let stream): stream.read()
+        case .simulated(let microphone): microphone.take(gain: gain)
+        }
+    }
+
+    package func cork(_ paused: Bool) {
+        switch kind {
+        case .server(let stream): stream.cork(paused)
+        case .simulated(let microphone): if paused { microphone.pause() }
+        }
+    }
+
+    package var isSimulated: Bool {
+        if case .simulated = kind { return true }
+        return false
+    }
+}
