@@ -231,7 +231,8 @@ public final class AudioPlayer: @unchecked Sendable {
         case .soundServer(let server):
             opened = .server(
                 try PulseOutput(
-                    server: server, app: session.appID.rawValue, role: session.streamRole, channels: channels, sampleRate: sampleRate,
+                    server: server, app: session.appID.rawValue, role: session.streamRole, channels: channels,
+                    sampleRate: sampleRate,
                     bufferDuration: session.ioBufferDuration))
         case .files(let directory):
             opened = .files(

@@ -157,21 +157,28 @@ public func cQueueGetParameter(
 }
 
 @_cdecl("AudioQueueSetParameter")
-public func cQueueSetParameter(_ queue: AudioQueueRef?, _ id: AudioQueueParameterID, _ value: AudioQueueParameterValue)
+public func cQueueSetParameter(
+    _ queue: AudioQueueRef?, _ id: AudioQueueParameterID, _ value: AudioQueueParameterValue
+)
     -> OSStatus
 {
     CQueues.status { () throws(CStatus) in try CQueues.find(queue).setParameter(id, value) }
 }
 
 /// The properties a queue answers: IsRunning (UInt32) and StreamDescription (its format).
-private func queueProperty(_ queue: CAudioQueue, _ id: AudioQueuePropertyID) throws(CStatus) -> (size: Int, write: (UnsafeMutableRawPointer) -> Void) {
+private func queueProperty(
+    _ queue: CAudioQueue, _ id: AudioQueuePropertyID
+) throws(CStatus) -> (size: Int, write: (UnsafeMutableRawPointer) -> Void) {
     switch Int(id) {
     case kAudioQueueProperty_IsRunning:
         let running: UInt32 = queue.running ? 1 : 0
         return (4, { $0.storeBytes(of: running, as: UInt32.self) })
     case kAudioQueueProperty_StreamDescription:
         let description = queue.format.description
-        return (MemoryLayout<AudioStreamBasicDescription>.size, { $0.storeBytes(of: description, as: AudioStreamBasicDescription.self) })
+        return (
+            MemoryLayout<AudioStreamBasicDescription>.size,
+            { $0.storeBytes(of: description, as: AudioStreamBasicDescription.self) }
+        )
     default:
         throw CStatus(Int(kAudioQueueErr_InvalidProperty))
     }
@@ -191,7 +198,9 @@ public func cQueueGetProperty(
 }
 
 @_cdecl("AudioQueueGetPropertySize")
-public func cQueueGetPropertySize(_ queue: AudioQueueRef?, _ id: AudioQueuePropertyID, _ size: UnsafeMutablePointer<UInt32>?)
+public func cQueueGetPropertySize(
+    _ queue: AudioQueueRef?, _ id: AudioQueuePropertyID, _ size: UnsafeMutablePointer<UInt32>?
+)
     -> OSStatus
 {
     CQueues.status { () throws(CStatus) in
@@ -202,7 +211,9 @@ public func cQueueGetPropertySize(_ queue: AudioQueueRef?, _ id: AudioQueuePrope
 }
 
 @_cdecl("AudioQueueSetProperty")
-public func cQueueSetProperty(_ queue: AudioQueueRef?, _ id: AudioQueuePropertyID, _ data: UnsafeRawPointer?, _ size: UInt32)
+public func cQueueSetProperty(
+    _ queue: AudioQueueRef?, _ id: AudioQueuePropertyID, _ data: UnsafeRawPointer?, _ size: UInt32
+)
     -> OSStatus
 {
     // IsRunning and StreamDescription are read-only; no other property is offered.

@@ -59,7 +59,8 @@ final class CAudioQueue: @unchecked Sendable {
     private(set) var underruns = 0
     private var dry = false
 
-    init(format: CPCMFormat, callback: Callback, userData: UnsafeMutableRawPointer?, session: AudioSession, handle: AudioQueueRef) {
+    init(format: CPCMFormat, callback: Callback, userData: UnsafeMutableRawPointer?, session: AudioSession, handle: AudioQueueRef)
+    {
         self.format = format
         self.callback = callback
         self.userData = userData
@@ -87,8 +88,10 @@ final class CAudioQueue: @unchecked Sendable {
         let descriptions = Int(packetDescriptions)
         let size = MemoryLayout<AudioQueueBuffer>.stride + descriptions * MemoryLayout<AudioStreamPacketDescription>.stride
         guard let block = calloc(1, size), let data = calloc(1, Int(bytes)) else { throw CStatus(Int(kAudio_MemFullError)) }
-        let packets = descriptions > 0
-            ? (block + MemoryLayout<AudioQueueBuffer>.stride).bindMemory(to: AudioStreamPacketDescription.self, capacity: descriptions)
+        let packets =
+            descriptions > 0
+            ? (block + MemoryLayout<AudioQueueBuffer>.stride).bindMemory(
+                to: AudioStreamPacketDescription.self, capacity: descriptions)
             : nil
         let buffer = block.bindMemory(to: AudioQueueBuffer.self, capacity: 1)
         buffer.initialize(

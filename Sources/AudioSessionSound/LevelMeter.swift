@@ -1,9 +1,9 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Listens to a source of a sound server and measures its level — on a sink's monitor
 /// (`<sink>.monitor`) it hears what that sink plays. For checking on a real server what the

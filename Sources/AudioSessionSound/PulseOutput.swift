@@ -13,7 +13,9 @@ package final class PulseOutput: @unchecked Sendable {
     ///     150 ms: fed by a 10 ms timer on a shared machine, a shorter one ran dry under load (gaps heard
     ///     in a recording of it while two builds ran). A pause, a seek, a duck or a mute is not
     ///     delayed by it (the stream is corked, flushed or set on the server at once).
-    package init(server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double) throws(MediaError) {
+    package init(
+        server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double
+    ) throws(MediaError) {
         self.channels = channels
         let frameBytes = UInt32(channels * MemoryLayout<Float>.size)
         let target = UInt32(max(bufferDuration * 2, 0.15) * Double(sampleRate)) * frameBytes

@@ -88,7 +88,8 @@ package final class SampleInput: @unchecked Sendable {
 
     private let kind: Kind
 
-    package init(endpoint: AudioEndpoint, app: String, channels: Int, sampleRate: Int, bufferDuration: Double) throws(MediaError) {
+    package init(endpoint: AudioEndpoint, app: String, channels: Int, sampleRate: Int, bufferDuration: Double) throws(MediaError)
+    {
         switch endpoint {
         case .soundServer(let server):
             kind = .server(

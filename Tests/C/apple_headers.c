@@ -1,8 +1,8 @@
-/* Apple's header names for the parts this system does not implement (issue 29): code that
- * includes AudioToolbox/AudioQueue.h, AudioToolbox/AudioFile.h and AudioUnit/AudioUnit.h and
- * uses only Audio Session Services builds and runs; it may name their types and constants.
- * (scripts/test also checks that a call to one of their functions fails to compile, naming the
- * alternative.) */
+/* Apple's headers (issue 29): code that includes AudioToolbox/AudioQueue.h, AudioToolbox/AudioFile.h
+ * and AudioUnit/AudioUnit.h builds and runs; it may name their types and constants. Audio Queues
+ * are offered (SO4) with Apple's CoreFoundation run-loop arguments; for what is not offered,
+ * scripts/test checks that a call to one of its functions fails to compile, naming the
+ * alternative. */
 #include <AudioToolbox/AudioToolbox.h>
 #include <AudioToolbox/AudioQueue.h>
 #include <AudioToolbox/AudioFile.h>
@@ -21,6 +21,10 @@ struct Engine {
     AudioStreamBasicDescription format;
 };
 
+static void output(void *userData, AudioQueueRef queue, AudioQueueBufferRef buffer) {
+    (void)userData, (void)queue, (void)buffer;
+}
+
 int main(void) {
     struct Engine engine = {0};
     engine.description.componentType = kAudioUnitType_Output;
@@ -31,7 +35,22 @@ int main(void) {
     EXPECT(kAudioQueueProperty_IsRunning == 0x6171726E, "kAudioQueueProperty_IsRunning is 'aqrn'");
     EXPECT(kAudioQueueErr_CannotStart == -66681, "kAudioQueueErr_CannotStart");
     EXPECT(sizeof(AudioStreamPacketDescription) == 16, "AudioStreamPacketDescription's layout");
-    EXPECT(engine.queue == NULL && engine.file == NULL && engine.remoteIO == NULL, "nothing opened");
+    EXPECT(engine.queue == NULL && engine.file == NULL && engine.remoteIO == NULL, "nothing opened yet");
+
+    /* SO4: a queue made as iOS code makes it, with a run loop and its mode (accepted, ignored). */
+    engine.format.mSampleRate = 44100;
+    engine.format.mFormatID = kAudioFormatLinearPCM;
+    engine.format.mFormatFlags = kAudioFormatFlagsNativeFloatPacked;
+    engine.format.mBitsPerChannel = 32;
+    engine.format.mChannelsPerFrame = 2;
+    engine.format.mBytesPerFrame = engine.format.mBytesPerPacket = 8;
+    engine.format.mFramesPerPacket = 1;
+    EXPECT(AudioQueueNewOutput(&engine.format, output, &engine, CFRunLoopGetCurrent(), kCFRunLoopCommonModes, 0,
+                               &engine.queue) == noErr,
+           "AudioQueueNewOutput with Apple's run-loop arguments");
+    EXPECT(AudioQueueAllocateBuffer(engine.queue, 4096, &engine.buffers[0]) == noErr, "AudioQueueAllocateBuffer");
+    EXPECT(engine.buffers[0]->mAudioDataBytesCapacity == 4096, "the buffer's capacity");
+    EXPECT(AudioQueueDispose(engine.queue, true) == noErr, "AudioQueueDispose");
 
     /* The session itself works as on iOS. */
     EXPECT(AudioSessionInitialize(NULL, NULL, NULL, NULL) == noErr, "AudioSessionInitialize");
@@ -40,6 +59,6 @@ int main(void) {
     EXPECT(AudioSessionSetProperty(kAudioSessionProperty_AudioCategory, sizeof category, &category) == noErr,
           "set the category");
     EXPECT(AudioSessionSetActive(true) == noErr, "activate");
-    printf("apple_headers: AudioQueue.h, AudioFile.h and AudioUnit.h included; the session works\n");
+    printf("apple_headers: AudioQueue.h, AudioFile.h and AudioUnit.h included; a queue made; the session works\n");
     return failures;
 }

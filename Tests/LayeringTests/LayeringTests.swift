@@ -36,10 +36,13 @@ struct LayeringTests {
         // `import MediaPlayer`: Now Playing and remote commands as an MPRIS player (sd-bus).
         // It brings AVFoundation, as Apple's MediaPlayer does.
         "MediaPlayer": ["CSystemd", "AVFoundation", "AudioSession"],
-        "AudioSessionServices": ["CAudioSessionServices", "AudioSessionClient", "AudioSessionModel"],
+        // The C library's queues, units and system sounds play through the one path (ARCHITECTURE rev. 5).
+        "AudioSessionServices": ["CAudioSessionServices", "AudioSessionClient", "AudioSessionModel", "AudioSessionSound"],
         // Scenarios drive the client (no NotificationCenter): the command links no Foundation.
         "Scenarios": ["AudioSessionModel", "AudioSessionClient", "AudioSessionWire", "AudioSessionEngine"],
-        "AudioSessionMedia": ["AudioSession", "AudioSessionModel", "CSndFile", "CPulse", "PulseClient"],
+        "AudioSessionMedia": ["AudioSession", "AudioSessionModel", "AudioSessionSound", "CSndFile", "CPulse", "PulseClient"],
+        // The one playback and recording path: no session, no Foundation (the C library links it).
+        "AudioSessionSound": ["CSndFile", "CPulse", "PulseClient"],
         "PulseClient": ["CPulse"],
         // A backend knows the runtime's door (AudioBackend, Arbiter.report) and the model only.
         "PulseBackend": ["CPulse", "PulseClient", "AudioSessionModel", "AudioSessionRuntime"],
@@ -202,8 +205,8 @@ struct LayeringTests {
     /// NotificationCenter lives in the AudioSession module; JSON and files (the settings store)
     /// in the daemon module.
     @Test(
-        "The client and the runtime import no Foundation, not even FoundationEssentials",
-        arguments: ["AudioSessionClient", "AudioSessionRuntime"])
+        "The client, the runtime and the sound path import no Foundation, not even FoundationEssentials",
+        arguments: ["AudioSessionClient", "AudioSessionRuntime", "AudioSessionSound"])
     func clientImportsNoFoundation(module: String) throws {
         let foundation = try Self.imports(of: module).filter { $0.module.hasPrefix("Foundation") }
         #expect(foundation.isEmpty, "\(foundation)")

@@ -1,0 +1,86 @@
+import AudioSession
+import AudioSessionMedia
+import AudioSessionModel
+import Foundation
+import Testing
+
+/// §19 SO4, SO7 on real servers: a C app's Audio Queues (Tests/C/queue-app.c, built with cc against
+/// the C library) through a daemon — heard on the speaker's monitor at the level of its samples,
+/// its stream the app's own, stopped by a call and started again by the app after it, nothing left
+/// after Dispose; an input queue records the microphone's tone.
+@Suite("Audio Queues on a real server (SO4, SO7)", .serialized)
+struct AudioQueueServerTests {
+    static func queueApp() throws -> String {
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let flags = try PulseFixture.run(
+            "/usr/bin/pkg-config", ["--cflags", "--libs", "AudioSessionServices"],
+            environment: ["PKG_CONFIG_PATH": package + "/pkgconfig"])
+        return try PulseFixture.compile("queue-app", flags: flags.split(separator: " ").map(String.init) + ["-lm"])
+    }
+
+    @Test(
+        "SO4: a queue's tone is heard at its level, its stream the app's own; a call stops the queue (IsRunning 0) and silences it; after the end the app's AudioQueueStart succeeds, IsRunning is 1, heard again; Dispose leaves no stream",
+        arguments: ServerKind.allCases)
+    func output(_ kind: ServerKind) throws {
+        let desktop = try PlayersBridgeTests.Desktop(kind)
+        defer { desktop.stop() }
+        // In stereo: the sink's own samples (a mono downmix differs between the servers).
+        let monitor = try desktop.server.recordMonitor(of: "speaker", channels: 2)
+        defer { monitor.stop() }
+        let executable = try Self.queueApp()
+        desktop.extraEnvironment = ["AUDIOSESSION_SOCKET": desktop.daemon.socket, "AUDIOSESSION_APP_ID": "camera"]
+        let app = try desktop.start([executable, "play", "15"], log: "queue.log")
+        let log = { desktop.log("queue.log") }
+        #expect(eventually { log().contains("running 1") }, "\(kind): \(log()) \(desktop.daemonLog)")
+        let full = monitor.settle { abs($0 - 20 * log10(0.5)) < 1 }
+        #expect(abs(full - 20 * log10(0.5)) < 1, "\(kind): heard at \(full) dBFS, its samples' −6.02 ± 1 dB")
+        let camera = { (try? desktop.snapshot().apps)?.first { $0.app.rawValue == "camera" } }
+        #expect(eventually { (try? desktop.server.ownStream(of: "camera")) != nil }, "\(kind): its stream carries the app")
+        #expect(camera()?.isOutputRunning == true, "\(kind): its output running (IO1): \(String(describing: camera()))")
+        #expect((try? desktop.snapshot().device.otherAudio.isEmpty) == true, "\(kind): never other audio")
+
+        try desktop.system(.systemSession(.call, begin: true))
+        #expect(eventually { log().contains("running 0") }, "\(kind): the call stops the queue: \(log())")
+        let during = monitor.settleToSilence()
+        #expect(during < -60, "\(kind): silent during the call: \(during) dBFS")
+        try desktop.system(.systemSession(.call, begin: false))
+        #expect(
+            eventually { log().contains("interruption end: restart 0") && log().components(separatedBy: "running 1").count == 3 },
+            "\(kind): after the end the app starts it again: \(log())")
+        let again = monitor.settle { abs($0 - 20 * log10(0.5)) < 1 }
+        #expect(abs(again - 20 * log10(0.5)) < 1, "\(kind): heard again at \(again) dBFS")
+
+        #expect(eventually(within: 20) { log().contains("dispose 0") }, "\(kind): \(log())")
+        #expect(eventually { desktop.streamMuted(of: app) == nil }, "\(kind): Dispose leaves no stream (the app lives on)")
+        let after = monitor.settleToSilence()
+        #expect(after < -60, "\(kind): nothing heard after Dispose: \(after) dBFS")
+    }
+
+    @Test(
+        "SO4: an input queue records the microphone's tone — 440 Hz, at its level", arguments: ServerKind.allCases)
+    func input(_ kind: ServerKind) throws {
+        // Recording permission granted (P2), as a user would have answered.
+        let desktop = try PlayersBridgeTests.Desktop(kind, config: "permission-prompt: grant\n")
+        defer { desktop.stop() }
+        // The microphone hears the speaker (PulseFixture): another app plays the tone there, mixable.
+        let toneApp = AudioSession(appID: "tone", capabilities: .backgroundAudio, transport: desktop.transport)
+        defer { toneApp.close() }
+        try toneApp.setCategory(.playback, options: [.mixWithOthers])
+        let tone = try AudioPlayer(contentsOf: desktop.tone, session: toneApp, endpoint: .soundServer(desktop.server.server))
+        try tone.play()
+        defer { tone.stop() }
+        let executable = try Self.queueApp()
+        desktop.extraEnvironment = ["AUDIOSESSION_SOCKET": desktop.daemon.socket, "AUDIOSESSION_APP_ID": "recorder"]
+        _ = try desktop.start([executable, "record"], log: "record.log")
+        let log = { desktop.log("record.log") }
+        #expect(eventually(within: 20) { log().contains("recorded ") }, "\(kind): \(log()) \(desktop.daemonLog)")
+        // "recorded L dBFS; 440 Hz A, 330 Hz B, 550 Hz C"
+        let line = log().split(separator: "\n").first { $0.hasPrefix("recorded ") }.map(String.init) ?? ""
+        let numbers = line.split(whereSeparator: { " ;,".contains($0) }).compactMap { Double($0) }
+        try #require(numbers.count == 7, "\(kind): \(line)")
+        let (level, at440, at330, at550) = (numbers[0], numbers[2], numbers[4], numbers[6])
+        #expect(abs(level - 20 * log10(0.2)) < 3.5, "\(kind): recorded at \(level) dBFS, the tone's −14 dBFS: \(line)")
+        #expect(at440 > 30 * max(at330, at550), "\(kind): its frequency is the tone's: \(line)")
+    }
+}
