@@ -7,47 +7,24 @@ import Synchronization
 
 /// The live queues of this process, by handle.
 enum CQueues {
-    private static let live = Mutex<(next: UInt, queues: [UInt: CAudioQueue])>((0x10_000, [:]))
+    static let live = CHandles<CAudioQueue>()
 
     static func make(
         _ format: UnsafePointer<AudioStreamBasicDescription>?, _ callback: CAudioQueue.Callback?,
         _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<AudioQueueRef?>?
     ) -> OSStatus {
-        status { () throws(CStatus) in
+        CStatus.of { () throws(CStatus) in
             guard let format, let callback, let out else { throw CStatus(Int(kAudio_ParamError)) }
             let pcm = try CPCMFormat(format.pointee)
-            let number = live.withLock { live in
-                live.next += 0x10
-                return live.next
+            out.pointee = live.add { handle in
+                CAudioQueue(format: pcm, callback: callback, userData: userData, session: CSession.processSession, handle: handle)
             }
-            let handle = AudioQueueRef(bitPattern: number)!
-            let queue = CAudioQueue(
-                format: pcm, callback: callback, userData: userData, session: CSession.processSession, handle: handle)
-            live.withLock { $0.queues[number] = queue }
-            out.pointee = handle
         }
     }
 
-    static func find(_ handle: AudioQueueRef?) throws(CStatus) -> CAudioQueue {
-        guard let handle, let queue = live.withLock({ $0.queues[UInt(bitPattern: handle)] }) else {
-            throw CStatus(Int(kAudio_ParamError))
-        }
-        return queue
-    }
-
-    static func remove(_ handle: AudioQueueRef?) throws(CStatus) -> CAudioQueue {
-        guard let handle, let queue = live.withLock({ $0.queues.removeValue(forKey: UInt(bitPattern: handle)) }) else {
-            throw CStatus(Int(kAudio_ParamError))
-        }
-        return queue
-    }
-
-    static func status(_ body: () throws(CStatus) -> Void) -> OSStatus {
-        do throws(CStatus) {
-            try body()
-            return 0
-        } catch { return error.value }
-    }
+    static func find(_ handle: AudioQueueRef?) throws(CStatus) -> CAudioQueue { try live.find(handle) }
+    static func remove(_ handle: AudioQueueRef?) throws(CStatus) -> CAudioQueue { try live.remove(handle) }
+    static func status(_ body: () throws(CStatus) -> Void) -> OSStatus { CStatus.of(body) }
 }
 
 @_cdecl("AudioQueueNewOutput")

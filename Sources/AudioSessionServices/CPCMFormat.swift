@@ -10,6 +10,10 @@ struct CPCMFormat: Equatable {
 
     static let unsupported = CStatus(Int(kAudioFormatUnsupportedDataFormatError))
 
+    init(sampleRate: Int, channels: Int, isFloat: Bool) {
+        (self.sampleRate, self.channels, self.isFloat) = (sampleRate, channels, isFloat)
+    }
+
     init(_ description: AudioStreamBasicDescription) throws(CStatus) {
         let flags = description.mFormatFlags
         guard description.mFormatID == UInt32(kAudioFormatLinearPCM),

@@ -12,7 +12,8 @@ package final class PulseInput: @unchecked Sendable {
     ///   - sampleRate, channels: the session's (HW1, HW4).
     ///   - bufferDuration: the fragment size (HW2: the session's IO buffer duration).
     package init(
-        server: String?, app: String?, channels: Int, sampleRate: Int, bufferDuration: Double, device: String? = nil
+        server: String?, app: String?, channels: Int, sampleRate: Int, bufferDuration: Double, device: String? = nil,
+        properties: [String: String] = [:]
     ) throws(MediaError) {
         self.channels = channels
         let fragment = UInt32(max(bufferDuration, 0.005) * Double(sampleRate)) * UInt32(channels * MemoryLayout<Float>.size)
@@ -21,7 +22,7 @@ package final class PulseInput: @unchecked Sendable {
         client = try PulseClientStream(
             server: server, client: app ?? "audiosession meter", name: "\(app ?? "meter") recorder",
             spec: pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels)),
-            properties: app.map { ["audiosession.app": $0] } ?? [:]
+            properties: (app.map { ["audiosession.app": $0] } ?? [:]).merging(properties) { _, extra in extra }
         ) { stream in
             pa_stream_connect_record(stream, device, &attributes, PA_STREAM_ADJUST_LATENCY)
         }

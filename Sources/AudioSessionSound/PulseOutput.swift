@@ -8,13 +8,19 @@ package final class PulseOutput: @unchecked Sendable {
     private var stream: OpaquePointer { client.stream }
     package let channels: Int
 
+    /// What asks the server for echo cancellation on a stream (PulseAudio's module-filter-apply
+    /// loads module-echo-cancel for it; a server without it ignores the request).
+    package static let echoCancellation = ["filter.want": "echo-cancel"]
+
     /// - Parameters:
     ///   - bufferDuration: the session's IO buffer duration (HW2); the buffer is twice it, at least
     ///     150 ms: fed by a 10 ms timer on a shared machine, a shorter one ran dry under load (gaps heard
     ///     in a recording of it while two builds ran). A pause, a seek, a duck or a mute is not
     ///     delayed by it (the stream is corked, flushed or set on the server at once).
+    ///   - properties: more for the stream's proplist (`echoCancellation`).
     package init(
-        server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double
+        server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
+        properties: [String: String] = [:]
     ) throws(MediaError) {
         self.channels = channels
         let frameBytes = UInt32(channels * MemoryLayout<Float>.size)
@@ -27,7 +33,7 @@ package final class PulseOutput: @unchecked Sendable {
         client = try PulseClientStream(
             server: server, client: app, name: "\(app) player",
             spec: pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels)),
-            properties: ["audiosession.app": app, "media.role": role]
+            properties: ["audiosession.app": app, "media.role": role].merging(properties) { _, extra in extra }
         ) { stream in
             pa_stream_connect_playback(stream, nil, &attributes, PA_STREAM_ADJUST_LATENCY, &volume, nil)
         }

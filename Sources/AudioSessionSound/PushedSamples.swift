@@ -11,8 +11,10 @@ package final class SampleOutput: @unchecked Sendable {
     private let kind: Kind
     package let channels: Int
 
+    /// - Parameter echoCancelled: asks the server for echo cancellation (SO5's VoiceProcessingIO).
     package init(
-        endpoint: AudioEndpoint, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double
+        endpoint: AudioEndpoint, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
+        echoCancelled: Bool = false
     ) throws(MediaError) {
         self.channels = channels
         switch endpoint {
@@ -20,7 +22,7 @@ package final class SampleOutput: @unchecked Sendable {
             kind = .server(
                 try PulseOutput(
                     server: server, app: app, role: role, channels: channels, sampleRate: sampleRate,
-                    bufferDuration: bufferDuration))
+                    bufferDuration: bufferDuration, properties: echoCancelled ? PulseOutput.echoCancellation : [:]))
         case .files(let directory):
             kind = .files(RenderedOutput(directory: directory, app: app, channels: channels, sampleRate: sampleRate))
         }
@@ -88,13 +90,15 @@ package final class SampleInput: @unchecked Sendable {
 
     private let kind: Kind
 
-    package init(endpoint: AudioEndpoint, app: String, channels: Int, sampleRate: Int, bufferDuration: Double) throws(MediaError)
-    {
+    package init(
+        endpoint: AudioEndpoint, app: String, channels: Int, sampleRate: Int, bufferDuration: Double, echoCancelled: Bool = false
+    ) throws(MediaError) {
         switch endpoint {
         case .soundServer(let server):
             kind = .server(
                 try PulseInput(
-                    server: server, app: app, channels: channels, sampleRate: sampleRate, bufferDuration: bufferDuration))
+                    server: server, app: app, channels: channels, sampleRate: sampleRate, bufferDuration: bufferDuration,
+                    properties: echoCancelled ? PulseOutput.echoCancellation : [:]))
         case .files:
             kind = .simulated(SimulatedMicrophone(channels: channels, sampleRate: sampleRate))
         }

@@ -5,16 +5,18 @@ import Dispatch
 package final class Ticker: @unchecked Sendable {
     package static let interval = DispatchTimeInterval.milliseconds(10)
     package let queue: DispatchQueue
+    /// How often it ticks (10 ms; an I/O unit's: its IO buffer duration).
+    package var period = Ticker.interval
     private var timer: (any DispatchSourceTimer)?
 
-    package init(label: String) { queue = DispatchQueue(label: label) }
+    package init(label: String) { queue = DispatchQueue(label: label, qos: .userInteractive) }
 
     /// On the queue.
     package func start(_ tick: @escaping @Sendable () -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard timer == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now(), repeating: Self.interval, leeway: .milliseconds(2))
+        timer.schedule(deadline: .now(), repeating: period, leeway: .milliseconds(2))
         timer.setEventHandler(handler: tick)
         timer.resume()
         self.timer = timer

@@ -11,7 +11,7 @@
 
 #include "check.h"
 
-/* What a game's audio controller keeps around, though on Linux it never opens a queue or a unit. */
+/* What a game's audio controller keeps around. */
 struct Engine {
     AudioQueueRef queue;
     AudioQueueBufferRef buffers[3];

@@ -10,13 +10,16 @@ import Testing
 /// after Dispose; an input queue records the microphone's tone.
 @Suite("Audio Queues on a real server (SO4, SO7)", .serialized)
 struct AudioQueueServerTests {
-    static func queueApp() throws -> String {
+    static func queueApp() throws -> String { try cProgram("queue-app") }
+
+    /// A program of Tests/C, compiled with cc against this package's C library.
+    static func cProgram(_ name: String) throws -> String {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
         let flags = try PulseFixture.run(
             "/usr/bin/pkg-config", ["--cflags", "--libs", "AudioSessionServices"],
             environment: ["PKG_CONFIG_PATH": package + "/pkgconfig"])
-        return try PulseFixture.compile("queue-app", flags: flags.split(separator: " ").map(String.init) + ["-lm"])
+        return try PulseFixture.compile(name, flags: flags.split(separator: " ").map(String.init) + ["-lm"])
     }
 
     @Test(

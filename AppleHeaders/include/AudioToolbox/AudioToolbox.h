@@ -14,5 +14,6 @@
 #include <AudioToolbox/AudioServices.h>
 #include <AudioToolbox/AudioQueue.h>
 #include <AudioToolbox/AudioFile.h>
+#include <AudioToolbox/AudioConverter.h>
 
 #endif /* AudioToolbox_AudioToolbox_h */

@@ -1,0 +1,2 @@
+/* AudioUnit/AudioUnitProperties.h — as on Apple's systems, a part of AudioUnit/AudioUnit.h, which declares it. */
+#include <AudioUnit/AudioUnit.h>
