@@ -10,7 +10,7 @@ extension Engine {
         let input = hardware(for: index, input: true)
         let output = hardware(for: index, input: false)
         let gain = inputGain(for: index)
-        return SessionStatus(
+        var status = SessionStatus(
             app: app,
             category: session.category,
             mode: session.mode,
@@ -44,6 +44,9 @@ extension Engine {
             inputGain: gain.gain,
             isInputGainSettable: gain.settable
         )
+        // SO6 (decision): a system sound is silent with the silent switch on and during a system call.
+        status.systemSoundsSilenced = device.silentSwitchOn || systemSessions.contains(.call)
+        return status
     }
 }
 

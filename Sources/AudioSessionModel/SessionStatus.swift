@@ -54,6 +54,9 @@ public struct SessionStatus: Hashable, Sendable {
     /// HW6.
     public var inputGain: Double
     public var isInputGainSettable: Bool
+    /// SO6: the app's system sounds are silent now — the silent switch is on (D2) or a system call
+    /// is active (I4). (What the device's system-sound server would know; the app learns no more.)
+    public var systemSoundsSilenced = false
 
     /// Every field, as read; for decoders (the wire) and tests.
     public init(

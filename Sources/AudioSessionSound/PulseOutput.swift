@@ -18,9 +18,11 @@ package final class PulseOutput: @unchecked Sendable {
     ///     in a recording of it while two builds ran). A pause, a seek, a duck or a mute is not
     ///     delayed by it (the stream is corked, flushed or set on the server at once).
     ///   - properties: more for the stream's proplist (`echoCancellation`).
+    ///   - systemSound: SO6: the app's system sound, tagged `audiosession.system-sound` (not
+    ///     `audiosession.app`): the daemon leaves it as it is, never ducked nor muted.
     package init(
         server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        properties: [String: String] = [:]
+        properties: [String: String] = [:], systemSound: Bool = false
     ) throws(MediaError) {
         self.channels = channels
         let frameBytes = UInt32(channels * MemoryLayout<Float>.size)
@@ -31,9 +33,11 @@ package final class PulseOutput: @unchecked Sendable {
         var volume = pa_cvolume()
         pa_cvolume_set(&volume, UInt32(channels), PA_VOLUME_NORM)
         client = try PulseClientStream(
-            server: server, client: app, name: "\(app) player",
+            server: server, client: app, name: systemSound ? "\(app) system sound" : "\(app) player",
             spec: pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels)),
-            properties: ["audiosession.app": app, "media.role": role].merging(properties) { _, extra in extra }
+            properties: (systemSound
+                ? ["audiosession.system-sound": app, "media.role": "event"] : ["audiosession.app": app, "media.role": role])
+                .merging(properties) { _, extra in extra }
         ) { stream in
             pa_stream_connect_playback(stream, nil, &attributes, PA_STREAM_ADJUST_LATENCY, &volume, nil)
         }

@@ -11,10 +11,13 @@ package final class SampleOutput: @unchecked Sendable {
     private let kind: Kind
     package let channels: Int
 
-    /// - Parameter echoCancelled: asks the server for echo cancellation (SO5's VoiceProcessingIO).
+    /// - Parameters:
+    ///   - echoCancelled: asks the server for echo cancellation (SO5's VoiceProcessingIO).
+    ///   - systemSound: SO6: a system sound, left as it is by the daemon; on the simulated device
+    ///     into `<app>.system-sound.<port>.wav`.
     package init(
         endpoint: AudioEndpoint, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        echoCancelled: Bool = false
+        echoCancelled: Bool = false, systemSound: Bool = false
     ) throws(MediaError) {
         self.channels = channels
         switch endpoint {
@@ -22,9 +25,13 @@ package final class SampleOutput: @unchecked Sendable {
             kind = .server(
                 try PulseOutput(
                     server: server, app: app, role: role, channels: channels, sampleRate: sampleRate,
-                    bufferDuration: bufferDuration, properties: echoCancelled ? PulseOutput.echoCancellation : [:]))
+                    bufferDuration: bufferDuration, properties: echoCancelled ? PulseOutput.echoCancellation : [:],
+                    systemSound: systemSound))
         case .files(let directory):
-            kind = .files(RenderedOutput(directory: directory, app: app, channels: channels, sampleRate: sampleRate))
+            kind = .files(
+                RenderedOutput(
+                    directory: directory, app: systemSound ? "\(app).system-sound" : app, channels: channels,
+                    sampleRate: sampleRate))
         }
     }
 

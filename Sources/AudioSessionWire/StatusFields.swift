@@ -79,6 +79,7 @@ extension SessionStatus {
         try v.visit("output latency", \.outputLatency)
         try v.visit("input gain", \.inputGain)
         try v.visit("input gain settable", \.isInputGainSettable)
+        try v.visit("system sounds silenced", \.systemSoundsSilenced)
     }
 
     /// What the decoder starts from; every field is then read.

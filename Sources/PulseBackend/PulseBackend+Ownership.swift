@@ -14,6 +14,9 @@ import Glibc
 /// 4. a **hosted stream**'s (§17 POL2 `session:`, decided when it appeared);
 /// 5. otherwise **other audio** (OA4) — or, for a capture stream, nobody's (recordings of
 ///    programs that never heard of us are not governed; CL1 only follows them).
+/// Before all of them, SO6: a connected app's **system sound** (`audiosession.system-sound`, from
+/// the process of a connected app — a tag anyone else writes is ignored) is left as it is: mixed
+/// with everything, never ducked nor muted (the app's library keeps it silent when it must be).
 extension PulseBackend {
     enum StreamOwner: Equatable {
         case client(String)
@@ -21,6 +24,7 @@ extension PulseBackend {
         case systemCall
         case player(String)
         case hosted(String)
+        case systemSound
         case otherAudio
         case nobody
 
@@ -28,12 +32,13 @@ extension PulseBackend {
         var app: String? {
             switch self {
             case .client(let app), .call(let app), .player(let app), .hosted(let app): app
-            case .systemCall, .otherAudio, .nobody: nil
+            case .systemCall, .systemSound, .otherAudio, .nobody: nil
             }
         }
     }
 
     func owner(of stream: PulseStream) -> StreamOwner {
+        if stream.properties[PulseStream.systemSoundProperty] != nil, isConnectedAppProgram(stream) { return .systemSound }
         if let app = stream.app { return .client(app) }
         if let app = processApp(of: stream) { return .client(app) }  // SO1
         if let program = program(of: stream) {
@@ -46,6 +51,12 @@ extension PulseBackend {
         if let app = playerApp(of: stream) { return .player(app) }
         if let app = hostedApp(of: stream) { return .hosted(app) }
         return stream.isRecord ? .nobody : .otherAudio
+    }
+
+    /// SO6: whether the stream's program is the process of a connected app (one or several).
+    func isConnectedAppProgram(_ stream: PulseStream) -> Bool {
+        guard let program = program(of: stream) else { return false }
+        return arbiter.connectedAppProcesses().keys.contains { (Self.program(ofProcess: "\($0)") ?? $0) == program }
     }
 
     /// CL2: the program a stream is of — its process (as PL1 takes a player's: its

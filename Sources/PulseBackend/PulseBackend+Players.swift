@@ -100,8 +100,9 @@ extension PulseBackend {
             _ = ownStreamRemoved(stream.index, isRecord: stream.isRecord)
             if own.appliedMute == true { setMute(stream.index, false, because: "its session is gone") }
         }
-        if owner == .systemCall {
+        if owner == .systemCall || owner == .systemSound {
             // CL6 `system: call`: the program's own streams are left as they were, never muted.
+            // SO6: nor is an app's system sound.
             _ = releaseOtherAudio(stream.index)
             return
         }

@@ -390,7 +390,7 @@ public final class PulseServer: @unchecked Sendable {
     static let streamKeys =
         [
             "media.role", "application.name", "application.id", "media.name", PulseServer.restoreIDProperty,
-            PulseStream.appProperty,
+            PulseStream.appProperty, PulseStream.systemSoundProperty,
         ]
         + processKeys
     /// What names a stream's process (on the stream, or on its client).

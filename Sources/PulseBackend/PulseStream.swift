@@ -7,6 +7,8 @@ public struct PulseStream: Hashable, Sendable {
     /// The property the client library sets on its own streams (its app id); a stream without
     /// it belongs to an app that does not use us: *other audio* (OA1, OA2).
     public static let appProperty = "audiosession.app"
+    /// SO6: an app's system sound carries its app id here instead (left as it is by the backend).
+    public static let systemSoundProperty = "audiosession.system-sound"
 
     public var index: UInt32
     /// The index of the sink it plays to, or of the source it records from.
