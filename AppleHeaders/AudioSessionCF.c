@@ -6,6 +6,7 @@
  */
 #define AUDIOSESSION_CF_IMPLEMENTATION 1
 #include <AudioToolbox/AudioSession.h>
+#include <AudioToolbox/AudioServices.h>
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -141,4 +142,13 @@ OSStatus AudioSessionRemovePropertyListenerWithUserDataCF(
     }
     pthread_mutex_unlock(&forwardsLock);
     return status;
+}
+
+/* SO6: a system sound from a file URL — its path, as the C form takes it. */
+OSStatus AudioServicesCreateSystemSoundIDCF(CFURLRef inFileURL, SystemSoundID *outSystemSoundID) {
+    char path[4096];
+    if (inFileURL == NULL || !CFURLGetFileSystemRepresentation(inFileURL, true, (UInt8 *)path, sizeof(path))) {
+        return kAudio_ParamError;
+    }
+    return AudioServicesCreateSystemSoundID(path, outSystemSoundID);
 }

@@ -52,6 +52,15 @@ int main(void) {
     EXPECT(engine.buffers[0]->mAudioDataBytesCapacity == 4096, "the buffer's capacity");
     EXPECT(AudioQueueDispose(engine.queue, true) == noErr, "AudioQueueDispose");
 
+    /* SO6: a system sound from a CFURLRef, as iOS code makes it. */
+    CFURLRef missing = CFURLCreateFromFileSystemRepresentation(
+        kCFAllocatorDefault, (const UInt8 *)"/nonexistent/tap.caf", 20, false);
+    SystemSoundID tap = 0;
+    EXPECT(AudioServicesCreateSystemSoundID(missing, &tap) == kAudio_FileNotFoundError && tap == 0,
+           "AudioServicesCreateSystemSoundID(CFURLRef) of a missing file");
+    CFRelease(missing);
+    EXPECT(AudioServicesCreateSystemSoundID(NULL, &tap) == kAudio_ParamError, "a NULL URL");
+
     /* The session itself works as on iOS. */
     EXPECT(AudioSessionInitialize(NULL, NULL, NULL, NULL) == noErr, "AudioSessionInitialize");
     EXPECT(failures == 0, "the constants");

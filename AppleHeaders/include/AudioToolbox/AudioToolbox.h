@@ -1,10 +1,11 @@
 /*
  * AudioToolbox/AudioToolbox.h — the umbrella header, as on Apple's systems, for the parts this
- * system offers: the Mac types, Core Audio's data types and Audio Session Services in Apple's
- * CoreFoundation form (AudioSession.h). Audio Queue and Audio File Services are declared
- * (AudioQueue.h, AudioFile.h: their types and constants) but not offered: a call to one of their
- * functions fails at compile time naming the alternative (README, "Porting iOS code"); so do
- * Audio Units (AudioUnit/AudioUnit.h). System Sound Services are not declared.
+ * system offers: the Mac types, Core Audio's data types, Audio Session Services in Apple's
+ * CoreFoundation form (AudioSession.h), System Sound Services (AudioServices.h, SO6) and Audio
+ * Queue Services (AudioQueue.h, SO4); the I/O units are in AudioUnit/AudioUnit.h (SO5). Audio
+ * File and Audio Converter Services are declared (their types and constants) but not offered: a
+ * call to one of their functions fails at compile time naming the alternative (README, "Porting
+ * iOS code").
  */
 #ifndef AudioToolbox_AudioToolbox_h
 #define AudioToolbox_AudioToolbox_h
