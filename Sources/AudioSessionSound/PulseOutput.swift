@@ -27,8 +27,12 @@ package final class PulseOutput: @unchecked Sendable {
         self.channels = channels
         let frameBytes = UInt32(channels * MemoryLayout<Float>.size)
         let target = UInt32(max(bufferDuration * 2, 0.15) * Double(sampleRate)) * frameBytes
+        // The server asks for more every 5 ms (its default, a quarter of the buffer, handed room out in
+        // bursts: a queue's callbacks came three at once, then none for 30 ms), and starts playing
+        // once 10 ms are there (its default, the whole buffer, held a queue's first sound for a second).
+        let request = UInt32(0.005 * Double(sampleRate)) * frameBytes
         var attributes = pa_buffer_attr(
-            maxlength: UInt32.max, tlength: target, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+            maxlength: UInt32.max, tlength: target, prebuf: 2 * request, minreq: request, fragsize: UInt32.max)
         // An explicit volume: the server's saved per-role volume (which may hold a duck) is not restored onto it.
         var volume = pa_cvolume()
         pa_cvolume_set(&volume, UInt32(channels), PA_VOLUME_NORM)
