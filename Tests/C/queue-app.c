@@ -3,7 +3,7 @@
  *
  *   queue-app play SECONDS    a 440 Hz tone at -6 dBFS (16-bit stereo, 3 buffers of 20 ms); after an
  *                             interruption that ends with should-resume it starts the queue again;
- *                             then disposes of the queue and lives 2 s more
+ *                             then (or at SIGUSR1) disposes of the queue and lives 2 s more
  *   queue-app record          records 1.5 s (float mono) and prints its level and 440 Hz's share
  *   queue-app checks          bad input and the stop modes (run with AUDIOSESSION_RENDER_DIR: the
  *                             simulated device); exit status 0 when every check passed
@@ -13,10 +13,13 @@
 #include <AudioQueueServices.h>
 #include <AudioSessionServices.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -101,13 +104,26 @@ static void newToneQueue(void) {
     }
 }
 
+/* SIGUSR1 (from the tests, once they have heard what they need) ends the playing early. */
+static volatile sig_atomic_t enough;
+static void onEnough(int signal) { (void)signal; enough = 1; }
+
+static void playFor(int seconds) {
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    signal(SIGUSR1, onEnough);
+    pthread_sigmask(SIG_UNBLOCK, &usr1, NULL); /* the test's thread may have started us with it blocked */
+    for (int i = 0; i < seconds * 100 && !enough; i++) usleep(10000);
+}
+
 static int play(int seconds) {
     EXPECT(AudioSessionInitialize(NULL, NULL, interruption, NULL) == 0, "AudioSessionInitialize");
     UInt32 category = kAudioSessionCategory_MediaPlayback;
     EXPECT(AudioSessionSetProperty(kAudioSessionProperty_AudioCategory, sizeof(category), &category) == 0, "category");
     newToneQueue();
     say("start %ld", (long)AudioQueueStart(queue, NULL), 0);
-    sleep(seconds);
+    playFor(seconds);
     AudioQueueRef gone = queue;
     queue = NULL;
     say("dispose %ld", (long)AudioQueueDispose(gone, 1), 0);
@@ -181,6 +197,21 @@ static void noOutput(void *userData, AudioQueueRef inQueue, AudioQueueBufferRef 
     (void)userData, (void)inQueue, (void)buffer;
 }
 
+static atomic_int blocked;
+
+/* A callback that blocks for a second, as a badly written app's may. */
+static void blockingOutput(void *userData, AudioQueueRef inQueue, AudioQueueBufferRef buffer) {
+    (void)userData, (void)inQueue, (void)buffer;
+    atomic_fetch_add(&blocked, 1);
+    sleep(1);
+}
+
+static double seconds(void) {
+    struct timespec time;
+    clock_gettime(CLOCK_MONOTONIC, &time);
+    return (double)time.tv_sec + (double)time.tv_nsec / 1e9;
+}
+
 static void waitForRunning(int running, int seconds) {
     for (int i = 0; i < seconds * 100 && atomic_load(&lastRunning) != running; i++) usleep(10000);
 }
@@ -245,6 +276,20 @@ static int checks(void) {
     EXPECT(AudioQueueEnqueueBuffer(queue, buffers[0], 0, NULL) == kAudio_ParamError, "enqueue after Dispose");
     EXPECT(AudioQueueStart(queue, NULL) == kAudio_ParamError, "start after Dispose");
     EXPECT(AudioQueueDispose(other, 1) == 0, "the second queue disposed");
+    /* A callback that blocks for a second: nothing deadlocks; Stop and Dispose return once it has. */
+    AudioQueueRef slow = NULL;
+    AudioQueueBufferRef slowBuffer;
+    EXPECT(AudioQueueNewOutput(&format, blockingOutput, NULL, NULL, NULL, 0, &slow) == 0 &&
+               AudioQueueAllocateBuffer(slow, FRAMES * 4, &slowBuffer) == 0,
+           "a queue with a blocking callback");
+    fillTone(slowBuffer);
+    AudioQueueEnqueueBuffer(slow, slowBuffer, 0, NULL);
+    EXPECT(AudioQueueStart(slow, NULL) == 0, "started");
+    for (int i = 0; i < 200 && atomic_load(&blocked) == 0; i++) usleep(10000);
+    double before = seconds();
+    EXPECT(AudioQueueStop(slow, 1) == 0 && AudioQueueDispose(slow, 1) == 0, "stopped and disposed while it blocks");
+    printf("stop and dispose during a blocking callback took %.2f s\n", seconds() - before);
+    EXPECT(atomic_load(&blocked) == 1 && seconds() - before < 1.5, "they waited for the callback, no longer");
     if (failures == 0) printf("audio queue checks passed\n");
     return failures ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,9 +56,24 @@ static int waitForCompletions(int count) {
     return atomic_load(&completions) >= count;
 }
 
-static long sizeOf(const char *path) {
-    struct stat info;
-    return stat(path, &info) == 0 ? (long)info.st_size : -1;
+/* The bytes of this app's system sounds on the simulated device: every port's file (the route is
+ * wherever the device's earlier programs left it), -1 when there is none. */
+static long renderedBytes(void) {
+    const char *directory = getenv("AUDIOSESSION_RENDER_DIR"), *app = getenv("AUDIOSESSION_APP_ID");
+    char prefix[512], path[4096];
+    snprintf(prefix, sizeof(prefix), "%s.system-sound.", app ? app : "");
+    DIR *dir = directory ? opendir(directory) : NULL;
+    if (!dir) return -1;
+    long total = -1;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (strncmp(entry->d_name, prefix, strlen(prefix)) != 0) continue;
+        snprintf(path, sizeof(path), "%s/%s", directory, entry->d_name);
+        struct stat info;
+        if (stat(path, &info) == 0) total = (total < 0 ? 0 : total) + (long)info.st_size;
+    }
+    closedir(dir);
+    return total;
 }
 
 static int play(const char *directory, int count) {
@@ -79,7 +95,7 @@ static int play(const char *directory, int count) {
 }
 
 static int checks(const char *directory) {
-    char tone[4096], text[4096], longSound[4096], rendered[4096];
+    char tone[4096], text[4096], longSound[4096];
     snprintf(tone, sizeof(tone), "%s/tone.wav", directory);
     snprintf(text, sizeof(text), "%s/notes.txt", directory);
     snprintf(longSound, sizeof(longSound), "%s/long.wav", directory);
@@ -106,18 +122,16 @@ static int checks(const char *directory) {
     /* Played: heard on the simulated device's speaker, in a file of its own, and completed. */
     AudioServicesPlaySystemSound(sound);
     EXPECT(waitForCompletions(1), "completed after playing");
-    snprintf(rendered, sizeof(rendered), "%s/%s.system-sound.built-in-speaker.wav", getenv("AUDIOSESSION_RENDER_DIR"),
-             getenv("AUDIOSESSION_APP_ID"));
-    long played = sizeOf(rendered);
-    printf("rendered %ld bytes into %s\n", played, rendered);
-    EXPECT(played > 0.25 * 48000 * 4, "the sound was played on the speaker");
+    long played = renderedBytes();
+    printf("rendered %ld bytes of system sounds\n", played);
+    EXPECT(played > 0.25 * 48000 * 4, "the sound was played on the device's output");
 
     /* The silent switch on: silent, completed all the same. */
     EXPECT(AudioSessionSimulateSystemEvent("silent on") == 0, "silent switch on");
     AudioServicesPlayAlertSound(sound);
     EXPECT(waitForCompletions(2), "completed with the switch on");
     usleep(200000);
-    EXPECT(sizeOf(rendered) == played, "nothing played with the switch on");
+    EXPECT(renderedBytes() == played, "nothing played with the switch on");
     EXPECT(AudioSessionSimulateSystemEvent("silent off") == 0, "silent switch off");
 
     /* A system call: silent. */
@@ -125,7 +139,7 @@ static int checks(const char *directory) {
     AudioServicesPlaySystemSound(sound);
     EXPECT(waitForCompletions(3), "completed during the call");
     usleep(200000);
-    EXPECT(sizeOf(rendered) == played, "nothing played during a call");
+    EXPECT(renderedBytes() == played, "nothing played during a call");
     EXPECT(AudioSessionSimulateSystemEvent("call end") == 0, "the call ends");
 
     AudioServicesRemoveSystemSoundCompletion(sound);

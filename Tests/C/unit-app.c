@@ -4,7 +4,8 @@
  *
  *   unit-app tone SECONDS   RemoteIO's render callback plays a 440 Hz tone at -6 dBFS (16-bit
  *                           stereo); after an interruption that ends with should-resume the app
- *                           starts the unit again; then disposes of it and lives 2 s more
+ *                           starts the unit again; then (or at SIGUSR1) disposes of it and lives 2 s
+ *                           more
  *   unit-app voice          VoiceProcessingIO records 1.5 s through its input callback
  *                           (AudioUnitRender into the unit's buffer) and prints its level and
  *                           440 Hz's share
@@ -16,6 +17,8 @@
 #include <AudioSessionServices.h>
 #include <AudioUnitServices.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +102,19 @@ static void interruption(void *clientData, UInt32 state) {
     }
 }
 
+/* SIGUSR1 (from the tests, once they have heard what they need) ends the playing early. */
+static volatile sig_atomic_t enough;
+static void onEnough(int signal) { (void)signal; enough = 1; }
+
+static void playFor(int seconds) {
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    signal(SIGUSR1, onEnough);
+    pthread_sigmask(SIG_UNBLOCK, &usr1, NULL); /* the test's thread may have started us with it blocked */
+    for (int i = 0; i < seconds * 100 && !enough; i++) usleep(10000);
+}
+
 static int tone(int seconds) {
     EXPECT(AudioSessionInitialize(NULL, NULL, interruption, NULL) == 0, "AudioSessionInitialize");
     UInt32 category = kAudioSessionCategory_MediaPlayback;
@@ -120,7 +136,7 @@ static int tone(int seconds) {
     say("start %ld", (long)AudioOutputUnitStart(unit));
     for (int i = 0; i < 100 && atomic_load(&lastFrames) == 0; i++) usleep(10000);
     say("render callback asked for %ld frames", (long)atomic_load(&lastFrames));
-    sleep(seconds);
+    playFor(seconds);
     AudioUnit gone = unit;
     unit = NULL;
     say("dispose %ld", (long)AudioComponentInstanceDispose(gone));

@@ -38,6 +38,7 @@ struct AudioUnitServerTests {
         let again = monitor.settle { abs($0 - 20 * log10(0.5)) < 1 }
         #expect(abs(again - 20 * log10(0.5)) < 1, "\(kind): heard again at \(again) dBFS")
 
+        kill(app, SIGUSR1)  // enough heard: the app disposes of it now
         #expect(eventually(within: 20) { log().contains("dispose 0") }, "\(kind): \(log())")
         #expect(eventually { desktop.streamMuted(of: app) == nil }, "\(kind): Dispose leaves no stream (the app lives on)")
     }
