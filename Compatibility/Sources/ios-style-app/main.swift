@@ -127,6 +127,7 @@ var podcastPlayer: PodcastPlayer? = PodcastPlayer()
 podcastPlayer?.play()
 check(podcastPlayer?.isPlaying == true, "ported podcast player plays (long-form route sharing policy)")
 let monitor = RouteMonitor()
+let trackObserver = TrackObserver()  // observers registered in an extension
 try system.perform(.plug(.headphones, uid: "ported-headphones"))
 settle()
 try system.perform(.unplug(uid: "ported-headphones"))
@@ -139,6 +140,14 @@ check(podcastPlayer?.log.last == "interrupted", "ported podcast player hears the
 try system.perform(.systemSession(.call, begin: false))
 settle()
 check(podcastPlayer?.isPlaying == true, "ported podcast player resumes when told")
+check(trackObserver.routeChanges == 2, "ported observers of an extension heard both route changes (\(trackObserver.routeChanges))")
+check(trackObserver.interruptions == 2, "and the call's begin and end (\(trackObserver.interruptions))")
+trackObserver.stopObservingRoutes()  // removeObserver(self, name:object:) in the extension
+try system.perform(.plug(.headphones, uid: "ported-headphones"))
+settle()
+try system.perform(.unplug(uid: "ported-headphones"))
+settle()
+check(trackObserver.routeChanges == 2, "removing the route observer by name removed it: no handler ran again")
 weak var releasedPlayer = podcastPlayer
 podcastPlayer = nil
 check(releasedPlayer == nil, "a ported player is released: its observers hold it weakly and leave with it")

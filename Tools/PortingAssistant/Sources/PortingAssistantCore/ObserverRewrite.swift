@@ -10,9 +10,28 @@ import SwiftSyntax
 /// // becomes
 /// audioSessionObservers.append(NotificationCenter.default.addObserver(forName: N, object: O, queue: nil) { [weak self] notification in self?.handle(notification) })
 /// ```
+///
+/// A class's extensions in the same file are its members here too (an observer registered, a
+/// handler or a `removeObserver(self…)` in an extension); the tokens are stored in the class's
+/// own declaration. (An extension of a class declared in another file cannot hold them: its
+/// observers are left for a person.)
 struct ObserverRewrite {
     let visitor: PortingVisitor
     let classDecl: ClassDeclSyntax
+    /// The class's extensions in the same file.
+    let extensions: [ExtensionDeclSyntax]
+
+    /// Where the class's members are: its declaration and its extensions here.
+    var memberBlocks: [MemberBlockSyntax] { [classDecl.memberBlock] + extensions.map(\.memberBlock) }
+
+    /// Every function call in the class's members (not in nested types).
+    var calls: [FunctionCallExprSyntax] {
+        memberBlocks.flatMap { block in
+            let finder = CallFinder(viewMode: .sourceAccurate)
+            finder.walk(block)
+            return finder.calls
+        }
+    }
 
     static let tokens = "audioSessionObservers"
 
@@ -27,9 +46,7 @@ struct ObserverRewrite {
     }
 
     func run() {
-        let finder = CallFinder(viewMode: .sourceAccurate)
-        finder.walk(classDecl.memberBlock)
-        let calls = finder.calls
+        let calls = self.calls
         let registrations = observerCalls(among: calls)
         guard !registrations.isEmpty else {
             reportRemovalsOfTokenObservers(among: calls)
@@ -81,9 +98,7 @@ struct ObserverRewrite {
     /// Whether the class removes observers by name (`removeObserver(self, name:object:)`): then
     /// each token is kept with its notification's name, so that call can remove exactly those.
     var keepsNames: Bool {
-        let finder = CallFinder(viewMode: .sourceAccurate)
-        finder.walk(classDecl.memberBlock)
-        return finder.calls.contains { Self.removal(of: $0)?.name != nil }
+        calls.contains { Self.removal(of: $0)?.name != nil }
     }
 
     /// `X.removeObserver(self)` → (X, nil); `X.removeObserver(self, name: N, object: O)` → (X, (N, O)).
@@ -125,7 +140,7 @@ struct ObserverRewrite {
     }
 
     private func method(named name: String) -> FunctionDeclSyntax? {
-        classDecl.memberBlock.members.lazy.compactMap { $0.decl.as(FunctionDeclSyntax.self) }.first { $0.name.text == name }
+        memberBlocks.lazy.flatMap(\.members).compactMap { $0.decl.as(FunctionDeclSyntax.self) }.first { $0.name.text == name }
     }
 
     /// Whether the class is `@MainActor`: its handlers are then called on the main queue, in its
@@ -164,7 +179,7 @@ struct ObserverRewrite {
     /// `@objc` is no longer needed on a rewritten handler, unless another selector names it.
     private func dropObjC(from handlers: [FunctionDeclSyntax], keepingThoseUsedElsewhere registrations: [Registration]) {
         let selectorNames = SelectorFinder(viewMode: .sourceAccurate)
-        selectorNames.walk(classDecl.memberBlock)
+        for block in memberBlocks { selectorNames.walk(block) }
         let handled = Set(registrations.map(\.selector.id))
         let usedElsewhere = Set(
             selectorNames.selectors.filter { !handled.contains($0.id) }.compactMap { selector in
@@ -239,7 +254,7 @@ struct ObserverRewrite {
         var current = node.parent
         while let parent = current {
             if parent.is(DeinitializerDeclSyntax.self) { return true }
-            if parent.is(ClassDeclSyntax.self) { return false }
+            if parent.is(ClassDeclSyntax.self) || parent.is(ExtensionDeclSyntax.self) { return false }
             current = parent.parent
         }
         return false

@@ -36,6 +36,7 @@ public enum PortingAssistant {
         let visitor = PortingVisitor(converter: SourceLocationConverter(fileName: fileName, tree: tree))
         visitor.observesKeyValues = source.contains("observe(\\.") || source.contains("forKeyPath")
         visitor.selectorNames = PortingVisitor.namesOfUnrewrittenSelectors(in: tree)
+        visitor.rewriteObservers(in: tree)
         visitor.walk(tree)
         let findings = visitor.findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
         return (findings, visitor.edits)
@@ -122,18 +123,32 @@ final class PortingVisitor: SyntaxVisitor {
 
     // MARK: Classes: selector observers, @objc handlers, removeObserver(self)
 
-    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        ObserverRewrite(visitor: self, classDecl: node).run()
-        return .visitChildren
+    /// Each class's observers, with those of its extensions in this file, are rewritten before the
+    /// walk (an extension may come first), so the walk reports only the selectors left.
+    func rewriteObservers(in tree: SourceFileSyntax) {
+        let types = TypeFinder(viewMode: .sourceAccurate)
+        types.walk(tree)
+        for classDecl in types.classes {
+            let extensions = types.extensions.filter { $0.extendedType.trimmedDescription == classDecl.name.text }
+            ObserverRewrite(visitor: self, classDecl: classDecl, extensions: extensions).run()
+        }
     }
 
     // MARK: #selector outside the observers rewritten above
 
     override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
         guard node.macroName.text == "selector", !handledSelectors.contains(node.id) else { return .visitChildren }
+        var inExtension = false
+        var ancestor = node.parent
+        while let current = ancestor, !inExtension {
+            inExtension = current.is(ExtensionDeclSyntax.self)
+            ancestor = current.parent
+        }
         report(
             .selector, node,
-            "#selector needs the Objective-C runtime, which Swift on Linux does not have: pass a closure instead",
+            inExtension
+                ? "#selector needs the Objective-C runtime, which Swift on Linux does not have; in an extension of a type declared in another file the assistant cannot keep an observer's token: register it with addObserver(forName:object:queue:using:) and keep the token in the class (so that removing it works)"
+                : "#selector needs the Objective-C runtime, which Swift on Linux does not have: pass a closure instead",
             fixable: false)
         return .visitChildren
     }
@@ -276,5 +291,21 @@ final class PortingVisitor: SyntaxVisitor {
         let line = converter.sourceLines[node.startLocation(converter: converter).line - 1]
         let prefix = line.prefix(column - 1)
         return String(prefix.prefix { $0 == " " || $0 == "\t" })
+    }
+}
+
+/// The classes and extensions of a source, nested ones too.
+final class TypeFinder: SyntaxVisitor {
+    var classes: [ClassDeclSyntax] = []
+    var extensions: [ExtensionDeclSyntax] = []
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        classes.append(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        extensions.append(node)
+        return .visitChildren
     }
 }

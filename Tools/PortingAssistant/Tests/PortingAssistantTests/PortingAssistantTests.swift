@@ -19,7 +19,7 @@ struct PortingAssistantTests {
         "Each corpus file is fixed into the ported file the iOS-style app builds and runs",
         arguments: [
             "PodcastPlayer.swift", "CallAudio.swift", "RouteMonitor.swift", "GameAudio.swift", "InterruptionReader.swift",
-            "NowPlayingController.swift",
+            "NowPlayingController.swift", "TrackObserver.swift",
         ])
     func corpusRoundTrips(file: String) throws {
         let original = try Self.read(Self.package.appendingPathComponent("Corpus/\(file)"))
@@ -30,6 +30,40 @@ struct PortingAssistantTests {
         #expect(report.fixedSource == expected, "the fixed \(file) differs from Compatibility's Ported/\(file)")
         let again = PortingAssistant.examine(report.fixedSource, fileName: file)
         #expect(again.findings.isEmpty && again.fixedSource == report.fixedSource, "fixing twice changes nothing")
+    }
+
+    @Test(
+        "Issue 50: a selector observer in an extension is fixed when its class is in the same file (the token kept in the class, so removeObserver(self, name:object:) in the extension removes it); in an extension of a class declared elsewhere it is left for a person, saying why"
+    )
+    func observersInExtensions() {
+        let sameFile = PortingAssistant.examine(
+            """
+            import Foundation
+            final class Screen: NSObject {}
+            extension Screen {
+                func listen() {
+                    NotificationCenter.default.addObserver(self, selector: #selector(changed(_:)), name: .init("x"), object: nil)
+                }
+                func quiet() { NotificationCenter.default.removeObserver(self, name: .init("x"), object: nil) }
+                @objc func changed(_ note: Notification) {}
+            }
+            """)
+        #expect(sameFile.remaining.isEmpty, "\(sameFile.remaining)")
+        #expect(sameFile.fixedSource.contains("final class Screen: NSObject {\n    private var audioSessionObservers: [(name: Notification.Name"))
+        #expect(sameFile.fixedSource.contains("audioSessionObservers.removeAll { observer in guard observer.name == .init(\"x\")"))
+        let elsewhere = PortingAssistant.examine(
+            """
+            import Foundation
+            extension Screen {
+                func listen() {
+                    NotificationCenter.default.addObserver(self, selector: #selector(changed(_:)), name: .init("x"), object: nil)
+                }
+                @objc func changed(_ note: Notification) {}
+            }
+            """)
+        #expect(
+            elsewhere.remaining.contains { $0.kind == .selector && $0.message.contains("keep the token in the class") },
+            "\(elsewhere.remaining)")
     }
 
     @Test("What is not mechanical is reported with what to do instead, and left as it is")
