@@ -140,7 +140,8 @@ check(podcastPlayer?.log.last == "interrupted", "ported podcast player hears the
 try system.perform(.systemSession(.call, begin: false))
 settle()
 check(podcastPlayer?.isPlaying == true, "ported podcast player resumes when told")
-check(trackObserver.routeChanges == 2, "ported observers of an extension heard both route changes (\(trackObserver.routeChanges))")
+check(
+    trackObserver.routeChanges == 2, "ported observers of an extension heard both route changes (\(trackObserver.routeChanges))")
 check(trackObserver.interruptions == 2, "and the call's begin and end (\(trackObserver.interruptions))")
 trackObserver.stopObservingRoutes()  // removeObserver(self, name:object:) in the extension
 try system.perform(.plug(.headphones, uid: "ported-headphones"))

@@ -36,27 +36,32 @@ struct PortingAssistantTests {
         "Issue 50: a selector observer in an extension is fixed when its class is in the same file (the token kept in the class, so removeObserver(self, name:object:) in the extension removes it); in an extension of a class declared elsewhere it is left for a person, saying why"
     )
     func observersInExtensions() {
+        let add =
+            "NotificationCenter.default.addObserver(self, selector: #selector(changed(_:)), name: .init(\"x\"), object: nil)"
         let sameFile = PortingAssistant.examine(
             """
             import Foundation
             final class Screen: NSObject {}
             extension Screen {
                 func listen() {
-                    NotificationCenter.default.addObserver(self, selector: #selector(changed(_:)), name: .init("x"), object: nil)
+                    \(add)
                 }
                 func quiet() { NotificationCenter.default.removeObserver(self, name: .init("x"), object: nil) }
                 @objc func changed(_ note: Notification) {}
             }
             """)
         #expect(sameFile.remaining.isEmpty, "\(sameFile.remaining)")
-        #expect(sameFile.fixedSource.contains("final class Screen: NSObject {\n    private var audioSessionObservers: [(name: Notification.Name"))
-        #expect(sameFile.fixedSource.contains("audioSessionObservers.removeAll { observer in guard observer.name == .init(\"x\")"))
+        #expect(
+            sameFile.fixedSource.contains(
+                "final class Screen: NSObject {\n    private var audioSessionObservers: [(name: Notification.Name"))
+        #expect(
+            sameFile.fixedSource.contains("audioSessionObservers.removeAll { observer in guard observer.name == .init(\"x\")"))
         let elsewhere = PortingAssistant.examine(
             """
             import Foundation
             extension Screen {
                 func listen() {
-                    NotificationCenter.default.addObserver(self, selector: #selector(changed(_:)), name: .init("x"), object: nil)
+                    \(add)
                 }
                 @objc func changed(_ note: Notification) {}
             }
