@@ -62,6 +62,24 @@ struct AudioQueueServerTests {
     }
 
     @Test(
+        "SO4, SO5 on a real server through a daemon: the queue's and the units' checks (bad input, Stop(false) plays what is queued and Stop(true) does not, a blocking callback, the render callback's size) pass as on the simulated device",
+        arguments: ServerKind.allCases)
+    func checksOnAServer(_ kind: ServerKind) throws {
+        let desktop = try PlayersBridgeTests.Desktop(kind)
+        defer { desktop.stop() }
+        desktop.extraEnvironment = ["AUDIOSESSION_SOCKET": desktop.daemon.socket, "AUDIOSESSION_APP_ID": "checks"]
+        for (program, arguments) in [("queue-app", ["checks"]), ("unit-app", ["checks"])] {
+            let executable = try Self.cProgram(program)
+            let pid = try desktop.start([executable] + arguments, log: "\(program).log")
+            var status: Int32 = 0
+            let deadline = Date().addingTimeInterval(30)
+            while waitpid(pid, &status, WNOHANG) == 0, Date() < deadline { usleep(20_000) }
+            let log = desktop.log("\(program).log")
+            #expect(log.contains("checks passed"), "\(kind): \(program): \(log)")
+        }
+    }
+
+    @Test(
         "SO4: an input queue records the microphone's tone — 440 Hz, at its level", arguments: ServerKind.allCases)
     func input(_ kind: ServerKind) throws {
         // Recording permission granted (P2), as a user would have answered.
