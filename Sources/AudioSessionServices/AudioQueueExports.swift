@@ -206,10 +206,7 @@ public func cQueueAddPropertyListener(
     _ userData: UnsafeMutableRawPointer?
 ) -> OSStatus {
     CQueues.status { () throws(CStatus) in
-        let queue = try CQueues.find(queue)
-        guard Int(id) == kAudioQueueProperty_IsRunning else { throw CStatus(Int(kAudioQueueErr_InvalidProperty)) }
-        guard let procedure else { throw CStatus(Int(kAudio_ParamError)) }
-        try queue.addListener(.init(procedure: procedure, userData: userData))
+        try listener(queue, id, procedure, userData) { (queue, listener) throws(CStatus) in try queue.addListener(listener) }
     }
 }
 
@@ -219,11 +216,19 @@ public func cQueueRemovePropertyListener(
     _ userData: UnsafeMutableRawPointer?
 ) -> OSStatus {
     CQueues.status { () throws(CStatus) in
-        let queue = try CQueues.find(queue)
-        guard Int(id) == kAudioQueueProperty_IsRunning else { throw CStatus(Int(kAudioQueueErr_InvalidProperty)) }
-        guard let procedure else { throw CStatus(Int(kAudio_ParamError)) }
-        try queue.removeListener(.init(procedure: procedure, userData: userData))
+        try listener(queue, id, procedure, userData) { (queue, listener) throws(CStatus) in try queue.removeListener(listener) }
     }
+}
+
+/// A listener of IsRunning (the one property listened to), checked, added or removed by `change`.
+private func listener(
+    _ queue: AudioQueueRef?, _ id: AudioQueuePropertyID, _ procedure: AudioQueuePropertyListenerProc?,
+    _ userData: UnsafeMutableRawPointer?, _ change: (CAudioQueue, CAudioQueue.Listener) throws(CStatus) -> Void
+) throws(CStatus) {
+    let queue = try CQueues.find(queue)
+    guard Int(id) == kAudioQueueProperty_IsRunning else { throw CStatus(Int(kAudioQueueErr_InvalidProperty)) }
+    guard let procedure else { throw CStatus(Int(kAudio_ParamError)) }
+    try change(queue, .init(procedure: procedure, userData: userData))
 }
 
 @_cdecl("AudioQueueGetCurrentTime")

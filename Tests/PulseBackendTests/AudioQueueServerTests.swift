@@ -26,25 +26,33 @@ struct AudioQueueServerTests {
         "SO4: a queue's tone is heard at its level, its stream the app's own; a call stops the queue (IsRunning 0) and silences it; after the end the app's AudioQueueStart succeeds, IsRunning is 1, heard again; Dispose leaves no stream",
         arguments: ServerKind.allCases)
     func output(_ kind: ServerKind) throws {
+        try Self.heardAsItsApp(kind, program: "queue-app", ["play", "15"], app: "camera")
+    }
+
+    /// SO4, SO5, SO7: a C app of Tests/C playing a −6 dBFS tone through a daemon — heard at its level
+    /// on the speaker's monitor (recorded in stereo: a mono downmix differs between the servers),
+    /// its stream the app's own, its output running (IO1), never other audio; a call stops its
+    /// object ("running 0") and silences it; after the end the app starts it again ("restart 0",
+    /// "running 1"), heard again; at SIGUSR1 it disposes of the object, which leaves no stream.
+    static func heardAsItsApp(_ kind: ServerKind, program: String, _ arguments: [String], app id: String) throws {
         let desktop = try PlayersBridgeTests.Desktop(kind)
         defer { desktop.stop() }
-        // In stereo: the sink's own samples (a mono downmix differs between the servers).
         let monitor = try desktop.server.recordMonitor(of: "speaker", channels: 2)
         defer { monitor.stop() }
-        let executable = try Self.queueApp()
-        desktop.extraEnvironment = ["AUDIOSESSION_SOCKET": desktop.daemon.socket, "AUDIOSESSION_APP_ID": "camera"]
-        let app = try desktop.start([executable, "play", "15"], log: "queue.log")
-        let log = { desktop.log("queue.log") }
+        let executable = try cProgram(program)
+        desktop.extraEnvironment = ["AUDIOSESSION_SOCKET": desktop.daemon.socket, "AUDIOSESSION_APP_ID": id]
+        let app = try desktop.start([executable] + arguments, log: "\(program).log")
+        let log = { desktop.log("\(program).log") }
         #expect(eventually { log().contains("running 1") }, "\(kind): \(log()) \(desktop.daemonLog)")
         let full = monitor.settle { abs($0 - 20 * log10(0.5)) < 1 }
         #expect(abs(full - 20 * log10(0.5)) < 1, "\(kind): heard at \(full) dBFS, its samples' −6.02 ± 1 dB")
-        let camera = { (try? desktop.snapshot().apps)?.first { $0.app.rawValue == "camera" } }
-        #expect(eventually { (try? desktop.server.ownStream(of: "camera")) != nil }, "\(kind): its stream carries the app")
-        #expect(camera()?.isOutputRunning == true, "\(kind): its output running (IO1): \(String(describing: camera()))")
+        let snapshot = { (try? desktop.snapshot().apps)?.first { $0.app.rawValue == id } }
+        #expect(eventually { (try? desktop.server.ownStream(of: id)) != nil }, "\(kind): its stream carries the app")
+        #expect(snapshot()?.isOutputRunning == true, "\(kind): its output running (IO1): \(String(describing: snapshot()))")
         #expect((try? desktop.snapshot().device.otherAudio.isEmpty) == true, "\(kind): never other audio")
 
         try desktop.system(.systemSession(.call, begin: true))
-        #expect(eventually { log().contains("running 0") }, "\(kind): the call stops the queue: \(log())")
+        #expect(eventually { log().contains("running 0") }, "\(kind): the call stops it: \(log())")
         let during = monitor.settleToSilence()
         #expect(during < -60, "\(kind): silent during the call: \(during) dBFS")
         try desktop.system(.systemSession(.call, begin: false))

@@ -14,33 +14,7 @@ struct AudioUnitServerTests {
         "SO5: RemoteIO's render callback is heard at its level, its stream the app's own; a call stops the unit (IsRunning 0) and silences it; after the end AudioOutputUnitStart succeeds, heard again; Dispose leaves no stream",
         arguments: ServerKind.allCases)
     func remoteIO(_ kind: ServerKind) throws {
-        let desktop = try PlayersBridgeTests.Desktop(kind)
-        defer { desktop.stop() }
-        let monitor = try desktop.server.recordMonitor(of: "speaker", channels: 2)
-        defer { monitor.stop() }
-        let executable = try AudioQueueServerTests.cProgram("unit-app")
-        desktop.extraEnvironment = ["AUDIOSESSION_SOCKET": desktop.daemon.socket, "AUDIOSESSION_APP_ID": "synth"]
-        let app = try desktop.start([executable, "tone", "15"], log: "unit.log")
-        let log = { desktop.log("unit.log") }
-        #expect(eventually { log().contains("running 1") }, "\(kind): \(log()) \(desktop.daemonLog)")
-        let full = monitor.settle { abs($0 - 20 * log10(0.5)) < 1 }
-        #expect(abs(full - 20 * log10(0.5)) < 1, "\(kind): heard at \(full) dBFS, its samples' −6.02 ± 1 dB")
-        #expect(eventually { (try? desktop.server.ownStream(of: "synth")) != nil }, "\(kind): its stream carries the app")
-
-        try desktop.system(.systemSession(.call, begin: true))
-        #expect(eventually { log().contains("running 0") }, "\(kind): the call stops the unit: \(log())")
-        let during = monitor.settleToSilence()
-        #expect(during < -60, "\(kind): silent during the call: \(during) dBFS")
-        try desktop.system(.systemSession(.call, begin: false))
-        #expect(
-            eventually { log().contains("interruption end: restart 0") && log().components(separatedBy: "running 1").count == 3 },
-            "\(kind): after the end the app starts it again: \(log())")
-        let again = monitor.settle { abs($0 - 20 * log10(0.5)) < 1 }
-        #expect(abs(again - 20 * log10(0.5)) < 1, "\(kind): heard again at \(again) dBFS")
-
-        kill(app, SIGUSR1)  // enough heard: the app disposes of it now
-        #expect(eventually(within: 20) { log().contains("dispose 0") }, "\(kind): \(log())")
-        #expect(eventually { desktop.streamMuted(of: app) == nil }, "\(kind): Dispose leaves no stream (the app lives on)")
+        try AudioQueueServerTests.heardAsItsApp(kind, program: "unit-app", ["tone", "15"], app: "synth")
     }
 
     @Test(
