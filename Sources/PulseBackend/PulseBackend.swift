@@ -56,6 +56,8 @@ public final class PulseBackend: AudioBackend {
         var volumes: [Bool: [String: Double]] = [true: [:], false: [:]]
         /// Each sink's and source's channel volumes as last reported: the balance a write keeps.
         var balances: [Bool: [String: [UInt32]]] = [true: [:], false: [:]]
+        /// HW6, HW7: our latest write to each sink and source, and when (`isStale`).
+        var deviceWrites: [Bool: [String: (volume: Double, at: ContinuousClock.Instant)]] = [true: [:], false: [:]]
         /// MS3: the connection to the server, lost or not (`PulseBackend+Connection.swift`).
         var link = Link()
         /// MS3: after a server's return, until then its devices get the volumes the engine kept
@@ -170,10 +172,11 @@ public final class PulseBackend: AudioBackend {
     func handle(_ event: PulseServer.Event) {
         switch event {
         case .present(let device):
+            let stale = isStale(device)
             state.withLock { state in
                 state.names[device.isSink, default: [:]][device.index] = device.name
                 if !device.isSink, device.isMonitor { state.monitors.insert(device.index) }
-                if let volume = device.volume { state.volumes[device.isSink, default: [:]][device.name] = volume }
+                if let volume = device.volume, !stale { state.volumes[device.isSink, default: [:]][device.name] = volume }
                 if !device.channelVolumes.isEmpty {
                     state.balances[device.isSink, default: [:]][device.name] = device.channelVolumes
                 }

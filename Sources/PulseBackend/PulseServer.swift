@@ -253,6 +253,18 @@ public final class PulseServer: @unchecked Sendable {
         }
     }
 
+    /// Asks for a sink's or source's info again; the answer is reported as `.present`.
+    public func askAgain(device index: UInt32, isSink: Bool) {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        if isSink {
+            Self.release(pa_context_get_sink_info_by_index(context, index, Self.sinkInfo, me))
+        } else {
+            Self.release(pa_context_get_source_info_by_index(context, index, Self.sourceInfo, me))
+        }
+    }
+
     private static let sinkInfo: pa_sink_info_cb_t = { _, info, end, userdata in
         guard end == 0, let info = info?.pointee else { return }
         server(userdata).handler(.present(device(info)))
