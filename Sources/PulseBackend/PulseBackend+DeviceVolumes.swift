@@ -33,8 +33,18 @@ extension PulseBackend {
         return state.withLock { $0.defaultSink }
     }
 
-    /// HW7: the volume sink's volume into the engine; from now on that sink is the one written.
-    func followOutputVolume() { followOutputVolume(of: volumeSink(routingOwner: arbiter.deviceStatus.routingOwner)) }
+    /// HW7 after a sink's report (`reported`: the sink whose volume changed, if one did): the volume
+    /// sink's volume into the engine when it changed, or when the volume sink is another one now;
+    /// from then on that sink is the one written. A report that repeats the volume we know is no
+    /// one's change: PipeWire reports a sink whenever it starts or stops playing, and one that came
+    /// between an output-volume step and our write of it took the old volume back as the user's
+    /// (ServerRestartTests on PipeWire, under load).
+    func followOutputVolume(reported changedSink: String?) {
+        let sink = volumeSink(routingOwner: arbiter.deviceStatus.routingOwner)
+        let moved = sink != state.withLock { $0.volumeSink }
+        guard moved || (sink != nil && sink == changedSink) || isRestoringVolumes else { return }
+        followOutputVolume(of: sink)
+    }
 
     private func followOutputVolume(of sink: String?) {
         if isRestoringVolumes {

@@ -173,19 +173,23 @@ public final class PulseBackend: AudioBackend {
         switch event {
         case .present(let device):
             let stale = isStale(device)
-            state.withLock { state in
+            // HW6, HW7: whether its volume changed (a report that repeats it is no one's change).
+            let changed = state.withLock { state -> Bool in
                 state.names[device.isSink, default: [:]][device.index] = device.name
                 if !device.isSink, device.isMonitor { state.monitors.insert(device.index) }
-                if let volume = device.volume, !stale { state.volumes[device.isSink, default: [:]][device.name] = volume }
                 if !device.channelVolumes.isEmpty {
                     state.balances[device.isSink, default: [:]][device.name] = device.channelVolumes
                 }
+                guard let volume = device.volume, !stale else { return false }
+                let previous = state.volumes[device.isSink, default: [:]][device.name]
+                state.volumes[device.isSink, default: [:]][device.name] = volume
+                return previous.map { abs($0 - volume) > Self.volumeStep / 2 } ?? true
             }
             update(device)
             if device.isSink {
-                followOutputVolume()
+                followOutputVolume(reported: changed ? device.name : nil)
             } else {
-                followInputGain(of: device.name)
+                if changed { followInputGain(of: device.name) }
                 if state.withLock({ $0.link.listed }) { followBuiltInMicrophone() }
             }
         case .removed(let index, let isSink):
@@ -227,7 +231,7 @@ public final class PulseBackend: AudioBackend {
                     defer { state.defaultSink = name }; return state.defaultSink != name
                 })
             else { return }
-            followOutputVolume()
+            followOutputVolume(reported: nil)
             followOutputChoice()  // RT13 (a)
         case .lost:
             break  // handled before (`handle(_:of:)`)
