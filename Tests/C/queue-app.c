@@ -260,16 +260,25 @@ static int checks(void) {
           "GetCurrentTime: the 3 buffers' frames were played");
     printf("stop(false): %d callbacks, %.0f frames played\n", atomic_load(&callbacks), time.mSampleTime);
 
-    /* Stop(true) does not play what is queued: none of it is handed back played. */
+    /* Stop(true) does not play what is queued: three buffers of a second each (more than a sound
+     * server takes ahead), stopped a tenth of a second after the start: none is handed back played,
+     * and each is the app's again. */
+    AudioQueueBufferRef longBuffers[3];
     for (int i = 0; i < 3; i++) {
-        fillTone(buffers[i]);
-        EXPECT(AudioQueueEnqueueBuffer(queue, buffers[i], 0, NULL) == 0, "enqueued again");
+        EXPECT(AudioQueueAllocateBuffer(queue, RATE * 4, &longBuffers[i]) == 0, "a second's buffer");
+        memset(longBuffers[i]->mAudioData, 0, RATE * 4);
+        longBuffers[i]->mAudioDataByteSize = RATE * 4;
+        EXPECT(AudioQueueEnqueueBuffer(queue, longBuffers[i], 0, NULL) == 0, "enqueued");
     }
     atomic_store(&callbacks, 0);
-    EXPECT(AudioQueueStart(queue, NULL) == 0 && AudioQueueStop(queue, 1) == 0, "Start, then Stop(true)");
+    EXPECT(AudioQueueStart(queue, NULL) == 0, "started again");
+    usleep(100000);
+    EXPECT(AudioQueueStop(queue, 1) == 0, "Stop(true)");
     usleep(200000);
-    EXPECT(atomic_load(&callbacks) == 0, "Stop(true): nothing queued was played");
-    EXPECT(AudioQueueEnqueueBuffer(queue, buffers[0], 0, NULL) == 0, "its buffers are the app's again");
+    EXPECT(atomic_load(&callbacks) == 0, "Stop(true): nothing queued was played to its end");
+    for (int i = 0; i < 3; i++) {
+        EXPECT(AudioQueueEnqueueBuffer(queue, longBuffers[i], 0, NULL) == 0, "its buffers are the app's again");
+    }
 
     /* Disposed: the handle is no queue any more. */
     EXPECT(AudioQueueDispose(queue, 1) == 0, "AudioQueueDispose");

@@ -90,22 +90,27 @@ struct AudioQueueServerTests {
     @Test(
         "SO4: an input queue records the microphone's tone — 440 Hz, at its level", arguments: ServerKind.allCases)
     func input(_ kind: ServerKind) throws {
-        // Recording permission granted (P2), as a user would have answered.
+        try Self.recordsTheTone(kind, program: "queue-app", ["record"], app: "recorder")
+    }
+
+    /// SO4, SO5: a C app of Tests/C recording through a daemon, with permission (P2), while another
+    /// app plays the desktop's 440 Hz tone at −14 dBFS, mixable (the microphone hears the speaker,
+    /// PulseFixture); the app prints "recorded L dBFS; 440 Hz A, 330 Hz B, 550 Hz C" of its last
+    /// second: the tone's level (± 3.5 dB) and its frequency (30× its neighbours a third away).
+    static func recordsTheTone(_ kind: ServerKind, program: String, _ arguments: [String], app id: String) throws {
         let desktop = try PlayersBridgeTests.Desktop(kind, config: "permission-prompt: grant\n")
         defer { desktop.stop() }
-        // The microphone hears the speaker (PulseFixture): another app plays the tone there, mixable.
         let toneApp = AudioSession(appID: "tone", capabilities: .backgroundAudio, transport: desktop.transport)
         defer { toneApp.close() }
         try toneApp.setCategory(.playback, options: [.mixWithOthers])
         let tone = try AudioPlayer(contentsOf: desktop.tone, session: toneApp, endpoint: .soundServer(desktop.server.server))
         try tone.play()
         defer { tone.stop() }
-        let executable = try Self.queueApp()
-        desktop.extraEnvironment = ["AUDIOSESSION_SOCKET": desktop.daemon.socket, "AUDIOSESSION_APP_ID": "recorder"]
-        _ = try desktop.start([executable, "record"], log: "record.log")
-        let log = { desktop.log("record.log") }
+        let executable = try cProgram(program)
+        desktop.extraEnvironment = ["AUDIOSESSION_SOCKET": desktop.daemon.socket, "AUDIOSESSION_APP_ID": id]
+        _ = try desktop.start([executable] + arguments, log: "\(program).log")
+        let log = { desktop.log("\(program).log") }
         #expect(eventually(within: 20) { log().contains("recorded ") }, "\(kind): \(log()) \(desktop.daemonLog)")
-        // "recorded L dBFS; 440 Hz A, 330 Hz B, 550 Hz C"
         let line = log().split(separator: "\n").first { $0.hasPrefix("recorded ") }.map(String.init) ?? ""
         let numbers = line.split(whereSeparator: { " ;,".contains($0) }).compactMap { Double($0) }
         try #require(numbers.count == 7, "\(kind): \(line)")
