@@ -65,7 +65,7 @@ public final class AudioPlayer: @unchecked Sendable {
     private let events = DispatchQueue(label: "audiosession.player.events")
     private var queue: DispatchQueue { ticker.queue }
     // The rest is the queue's.
-    private var output: Output?
+    private var output: SampleOutput?
     private var source: PlaybackSource
     private var playing = false
     private var draining = false
@@ -73,11 +73,6 @@ public final class AudioPlayer: @unchecked Sendable {
     private var lostWhilePlaying = false
     private var forwarder: NotificationForwarder?
     private var options = Options()
-
-    private enum Output {
-        case server(PulseOutput)
-        case files(RenderedOutput)
-    }
 
     private struct Options {
         var resumesAfterInterruption = true
@@ -133,7 +128,7 @@ public final class AudioPlayer: @unchecked Sendable {
         set {
             queue.sync {
                 source.seek(to: Int((max(0, newValue) * Double(sampleRate)).rounded()))
-                if case .server(let stream) = output { stream.flush() }
+                output?.flush()
             }
         }
     }
@@ -176,7 +171,7 @@ public final class AudioPlayer: @unchecked Sendable {
         let failure = queue.sync { () -> MediaError? in
             do throws(MediaError) {
                 let output = try openOutput()
-                if case .server(let stream) = output, !playing { stream.cork(true) }
+                if !playing { output.cork(true) }
                 return nil
             } catch { return error }
         }
@@ -212,8 +207,7 @@ public final class AudioPlayer: @unchecked Sendable {
         if source.position >= Double(frames) { source.seek(to: 0) }
         try session.reportOutputRunning(true)  // IO1
         do {
-            let output = try openOutput()
-            if case .server(let stream) = output { stream.cork(false) }
+            try openOutput().cork(false)
         } catch {
             try? session.reportOutputRunning(false)
             throw error
@@ -224,20 +218,11 @@ public final class AudioPlayer: @unchecked Sendable {
         tell(event)
     }
 
-    private func openOutput() throws(MediaError) -> Output {
+    private func openOutput() throws(MediaError) -> SampleOutput {
         if let output { return output }
-        let opened: Output
-        switch endpoint {
-        case .soundServer(let server):
-            opened = .server(
-                try PulseOutput(
-                    server: server, app: session.appID.rawValue, role: session.streamRole, channels: channels,
-                    sampleRate: sampleRate,
-                    bufferDuration: session.ioBufferDuration))
-        case .files(let directory):
-            opened = .files(
-                RenderedOutput(directory: directory, app: session.appID.rawValue, channels: channels, sampleRate: sampleRate))
-        }
+        let opened = try SampleOutput(
+            endpoint: endpoint, app: session.appID.rawValue, role: session.streamRole, channels: channels,
+            sampleRate: sampleRate, bufferDuration: session.ioBufferDuration)
         output = opened
         return opened
     }
@@ -247,17 +232,13 @@ public final class AudioPlayer: @unchecked Sendable {
         guard playing else { return }
         playing = false
         ticker.stop()
-        switch output {
-        case .server(let stream): stream.cork(true)
-        case .files(let files): files.pause()
-        case nil: break
-        }
+        output?.cork(true)
         try? session.reportOutputRunning(false)
         if let reason { tell(.paused(reason)) }
     }
 
     private func closeOutput() {
-        if case .files(let files) = output { files.close() }
+        output?.close()
         output = nil
     }
 
@@ -271,21 +252,12 @@ public final class AudioPlayer: @unchecked Sendable {
         let status = try? session.status()
         // I1, A5, IO3: the system stopped the output; the notification follows.
         guard let status, status.isOutputRunning else { return }
-        switch output {
-        case .server(let stream):
-            // (The end is the source's to say: the server's writable size grows while it plays.)
-            let samples = source.next(stream.writableFrames)
-            if !samples.isEmpty { stream.write(samples[...]) }
-            if source.isAtEnd { finishWhenPlayed(stream.bufferedSeconds) }
-        case .files(let files):
-            var samples = source.next(files.takeFrames())
-            if !samples.isEmpty, let port = status.currentRoute.outputs.first?.uid {
-                let gain = Float(status.outputGain)
-                if gain != 1 { samples = samples.map { $0 * gain } }
-                do { try files.write(samples, port: port) } catch { tell(.failed(error.description)) }
-            }
-            if source.isAtEnd { finishWhenPlayed(0) }
-        }
+        // (The end is the source's to say: the server's writable size grows while it plays.)
+        let samples = source.next(output.writableFrames)
+        do {
+            try output.write(samples, gain: Float(status.outputGain), port: status.currentRoute.outputs.first?.uid)
+        } catch { tell(.failed(error.description)) }
+        if source.isAtEnd { finishWhenPlayed(output.bufferedSeconds) }
     }
 
     /// At the end of the sound (or where it could not be decoded on): finished once what is

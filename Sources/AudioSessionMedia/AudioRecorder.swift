@@ -45,7 +45,7 @@ public final class AudioRecorder: @unchecked Sendable {
     private var queue: DispatchQueue { ticker.queue }
     // The rest is the queue's.
     private var writer: SoundFileWriter?
-    private var input: Input?
+    private var input: SampleInput?
     private var recording = false
     private var interruptedWhileRecording = false
     private var lostWhileRecording = false
@@ -56,11 +56,6 @@ public final class AudioRecorder: @unchecked Sendable {
     private let events = DispatchQueue(label: "audiosession.recorder.events")
     private var limit: Int?
     private var meter = PowerMeter(channels: 1)
-
-    private enum Input {
-        case server(PulseInput)
-        case simulated(SimulatedMicrophone)
-    }
 
     /// Nothing is recorded (nor the file created) until `record()`.
     public init(path: String, session: AudioSession = .shared, endpoint: AudioEndpoint = .automatic, format: Format? = nil) {
@@ -151,8 +146,12 @@ public final class AudioRecorder: @unchecked Sendable {
                 framesWritten = 0
                 meter = PowerMeter(channels: channels)
             }
-            if input == nil { input = try openInput(channels: writer!.channels, rate: writer!.sampleRate, status) }
-            if case .server(let stream) = input { stream.cork(false) }
+            if input == nil {
+                input = try SampleInput(
+                    endpoint: endpoint, app: session.appID.rawValue, channels: writer!.channels, sampleRate: writer!.sampleRate,
+                    bufferDuration: status.ioBufferDuration)
+            }
+            input?.cork(false)
         } catch {
             try? session.reportInputRunning(false)
             throw error
@@ -161,38 +160,18 @@ public final class AudioRecorder: @unchecked Sendable {
         ticker.start { [weak self] in self?.tick() }
     }
 
-    private func openInput(channels: Int, rate: Int, _ status: SessionStatus) throws(MediaError) -> Input {
-        switch endpoint {
-        case .soundServer(let server):
-            .server(
-                try PulseInput(
-                    server: server, app: session.appID.rawValue, channels: channels, sampleRate: rate,
-                    bufferDuration: status.ioBufferDuration))
-        case .files:
-            .simulated(SimulatedMicrophone(channels: channels, sampleRate: rate))
-        }
-    }
-
     private func halt() {
         guard recording else { return }
         recording = false
         ticker.stop()
-        switch input {
-        case .server(let stream): stream.cork(true)
-        case .simulated(let microphone): microphone.pause()
-        case nil: break
-        }
+        input?.cork(true)
         try? session.reportInputRunning(false)
     }
 
     private func tick() {
         guard recording, let writer, let input else { return }
         let status = try? session.status()
-        var samples: [Float]
-        switch input {
-        case .server(let stream): samples = stream.read()
-        case .simulated(let microphone): samples = microphone.take(gain: Float(status?.inputGain ?? 1))
-        }
+        var samples = input.read(gain: Float(status?.inputGain ?? 1))
         // I1, IO3: the system stopped the input (the notification follows): nothing is kept.
         guard let status, status.isInputRunning else { return }
         if status.recordsSilence { samples = [Float](repeating: 0, count: samples.count) }  // P3, D5

@@ -1,7 +1,8 @@
-/// Where an object that is handed samples (an audio queue, an I/O unit, a system sound) plays
-/// them: a stream of the app's own on the sound server (the daemon gives it the session's route
-/// and gain) or the simulated device's files (the gain applied here, as the daemon would). The
-/// same two outputs `AudioPlayer` plays through. All calls from one queue.
+/// Where an app's samples are played — `AudioPlayer`'s, an audio queue's, an I/O unit's, a system
+/// sound's: a stream of the app's own on the sound server (the daemon gives it the session's route
+/// and gain) or the simulated device's files (the gain applied here, as the daemon would). One
+/// playback path beneath them all (ARCHITECTURE: where an app's samples are made). All calls from
+/// one queue.
 package final class SampleOutput: @unchecked Sendable {
     private enum Kind {
         case server(PulseOutput)
@@ -86,8 +87,7 @@ package final class SampleOutput: @unchecked Sendable {
     }
 }
 
-/// What an object that hands out recorded samples (an input queue, an I/O unit's input bus)
-/// records: a stream of the app's own from the sound server (the daemon moves it to the
+/// What `AudioRecorder`, an input queue or an I/O unit's input bus records: a stream of the app's own from the sound server (the daemon moves it to the
 /// session's input) or the simulated device's microphone. All calls from one queue.
 package final class SampleInput: @unchecked Sendable {
     private enum Kind {
