@@ -37,8 +37,8 @@ final class CAudioQueue: @unchecked Sendable {
     let callback: Callback
     let userData: UnsafeMutableRawPointer?
     let session: AudioSession
-    private let ticker = Ticker(label: "audiosession.audio-queue")
-    private let onQueue = DispatchSpecificKey<Bool>()
+    private let thread = CallbackThread(label: "audiosession.audio-queue")
+    private var ticker: Ticker { thread.ticker }
     var isInput: Bool { if case .input = callback { true } else { false } }
 
     // The queue's.
@@ -66,20 +66,14 @@ final class CAudioQueue: @unchecked Sendable {
         self.userData = userData
         self.session = session
         self.handle = handle
-        ticker.queue.setSpecific(key: onQueue, value: true)
         notifications = session.addNotificationHandler { [weak self] notification in
             guard case .interruptionBegan = notification, let self else { return }
-            self.ticker.queue.async { self.interrupted() }
+            self.thread.async { self.interrupted() }
         }
     }
 
-    /// Runs `body` on the queue: in place from a callback, else waiting its turn.
-    func sync<T>(_ body: () throws(CStatus) -> T) throws(CStatus) -> T {
-        if DispatchQueue.getSpecific(key: onQueue) == true { return try body() }
-        return try ticker.queue.sync { () -> Result<T, CStatus> in
-            do throws(CStatus) { return .success(try body()) } catch { return .failure(error) }
-        }.get()
-    }
+    /// Runs `body` on the callback thread: in place from a callback, else waiting its turn.
+    func sync<T>(_ body: () throws(CStatus) -> T) throws(CStatus) -> T { try thread.sync(body) }
 
     // MARK: Buffers
 

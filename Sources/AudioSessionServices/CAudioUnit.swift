@@ -34,8 +34,8 @@ final class CAudioUnit: @unchecked Sendable {
     let kind: Kind
     let handle: AudioUnit
     let session: AudioSession
-    private let ticker = Ticker(label: "audiosession.audio-unit")
-    private let onQueue = DispatchSpecificKey<Bool>()
+    private let thread = CallbackThread(label: "audiosession.audio-unit")
+    private var ticker: Ticker { thread.ticker }
     private var notifications: NotificationHandlerToken?
 
     // The queue's.
@@ -71,22 +71,14 @@ final class CAudioUnit: @unchecked Sendable {
         let rate = min(192_000, max(8_000, session.sampleRate > 0 ? session.sampleRate : 48_000))
         outputFormat = CPCMFormat(sampleRate: Int(rate), channels: 2, isFloat: true)
         inputFormat = CPCMFormat(sampleRate: Int(rate), channels: 1, isFloat: true)
-        ticker.queue.setSpecific(key: onQueue, value: true)
         notifications = session.addNotificationHandler { [weak self] notification in
             guard case .interruptionBegan = notification, let self else { return }
-            self.ticker.queue.async { self.halt() }  // I1: stopped; the app starts it again after the end
+            self.thread.async { self.halt() }  // I1: stopped; the app starts it again after the end
         }
     }
 
-    /// Runs `body` on the unit's queue: in place from a callback, else waiting its turn.
-    func sync<T>(_ body: () throws(CStatus) -> T) throws(CStatus) -> T {
-        if DispatchQueue.getSpecific(key: onQueue) == true { return try body() }
-        return try ticker.queue.sync { () -> Result<T, CStatus> in
-            do throws(CStatus) { return .success(try body()) } catch { return .failure(error) }
-        }.get()
-    }
-
-    var isOnQueue: Bool { DispatchQueue.getSpecific(key: onQueue) == true }
+    /// Runs `body` on the callback thread: in place from a callback, else waiting its turn.
+    func sync<T>(_ body: () throws(CStatus) -> T) throws(CStatus) -> T { try thread.sync(body) }
 
     // MARK: Properties
 
@@ -209,8 +201,11 @@ final class CAudioUnit: @unchecked Sendable {
         }
     }
 
-    /// The frames each callback is asked for: the session's IO buffer duration (HW2).
-    private var sliceFrames: Int {
+    /// The frames each callback is asked for: the session's IO buffer duration (HW2), fixed when
+    /// the unit starts (as the ticker's period is), so a tick never reads the session's state.
+    private var sliceFrames = 0
+
+    private var sliceFramesNow: Int {
         let frames = Int(
             (session.ioBufferDuration * Double(outputEnabled ? outputFormat.sampleRate : inputFormat.sampleRate)).rounded())
         return min(Int(maximumFrames), max(16, frames))
@@ -237,6 +232,7 @@ final class CAudioUnit: @unchecked Sendable {
             output?.cork(false)
             input?.cork(false)
             running = true
+            sliceFrames = sliceFramesNow
             let seconds = Double(sliceFrames) / Double(outputEnabled ? outputFormat.sampleRate : inputFormat.sampleRate)
             ticker.period = .microseconds(max(2_000, Int(seconds * 1_000_000)))
             ticker.start { [weak self] in self?.tick() }
@@ -380,7 +376,7 @@ final class CAudioUnit: @unchecked Sendable {
     func renderInput(
         frames: Int, into list: UnsafeMutablePointer<AudioBufferList>, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?
     ) throws(CStatus) {
-        guard isOnQueue else { throw CStatus(Int(kAudioUnitErr_CannotDoInCurrentContext)) }
+        guard thread.isCurrent else { throw CStatus(Int(kAudioUnitErr_CannotDoInCurrentContext)) }
         guard inputEnabled, running else { throw CStatus(Int(kAudioUnitErr_NoConnection)) }
         guard frames > 0, frames <= Int(maximumFrames) else { throw CStatus(Int(kAudioUnitErr_TooManyFramesToProcess)) }
         guard list.pointee.mNumberBuffers == 1 else { throw CStatus(Int(kAudio_ParamError)) }

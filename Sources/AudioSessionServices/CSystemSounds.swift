@@ -33,8 +33,10 @@ final class CSystemSounds: @unchecked Sendable {
         var position = 0
     }
 
-    private let ticker = Ticker(label: "audiosession.system-sounds")
-    private var queue: DispatchQueue { ticker.queue }
+    /// Completions run on it, so a completion may dispose its sound or set another (Apple's own
+    /// pattern) without waiting for itself.
+    private let thread = CallbackThread(label: "audiosession.system-sounds")
+    private var ticker: Ticker { thread.ticker }
     // The queue's.
     private var sounds: [SystemSoundID: Sound] = [:]
     private var next: SystemSoundID = 0x1001
@@ -54,7 +56,7 @@ final class CSystemSounds: @unchecked Sendable {
             throw CStatus(Int(kAudioServicesSystemSoundExceededMaximumDurationError))
         }
         let sound = Sound(samples: reader.read(reader.frames), channels: reader.channels, sampleRate: reader.sampleRate)
-        return queue.sync {
+        return thread.sync {
             let id = next
             next += 1
             sounds[id] = sound
@@ -63,7 +65,7 @@ final class CSystemSounds: @unchecked Sendable {
     }
 
     func dispose(_ id: SystemSoundID) throws(CStatus) {
-        let known = queue.sync { sounds.removeValue(forKey: id) != nil }
+        let known = thread.sync { sounds.removeValue(forKey: id) != nil }
         guard known else { throw CStatus(Int(kAudio_ParamError)) }
     }
 
@@ -71,7 +73,7 @@ final class CSystemSounds: @unchecked Sendable {
         _ id: SystemSoundID,
         _ completion: (procedure: AudioServicesSystemSoundCompletionProc, clientData: UnsafeMutableRawPointer?)?
     ) throws(CStatus) {
-        let known = queue.sync { () -> Bool in
+        let known = thread.sync { () -> Bool in
             guard sounds[id] != nil else { return false }
             sounds[id]?.completion = completion
             return true
@@ -81,7 +83,7 @@ final class CSystemSounds: @unchecked Sendable {
 
     /// Plays at once (asynchronously, as on iOS: the call does not wait for the sound server).
     func play(_ id: SystemSoundID) {
-        queue.async { [self] in
+        thread.async { [self] in
             guard let sound = sounds[id] else { return }
             // Silent now (the silent switch, a system call) or nothing to play (the vibrator): done.
             let silenced = (try? session.status())?.systemSoundsSilenced ?? false
@@ -108,12 +110,12 @@ final class CSystemSounds: @unchecked Sendable {
 
     private func tick() {
         ticks += 1
-        // Every 100 ms: a system call began or the switch went on — what plays stops.
-        let silenced = ticks % 10 == 0 && ((try? session.status())?.systemSoundsSilenced ?? false)
-        var port: String?
-        if playing.contains(where: { $0.output.isSimulated }) {
-            port = (try? session.status())?.currentRoute.outputs.first?.uid ?? "speaker"
-        }
+        // Every 100 ms: a system call began or the switch went on — what plays stops. The
+        // simulated device's files are written onto the route's output, asked on each tick.
+        let simulated = playing.contains(where: { $0.output.isSimulated })
+        let status = simulated || ticks % 10 == 0 ? try? session.status() : nil
+        let silenced = ticks % 10 == 0 && (status?.systemSoundsSilenced ?? false)
+        let port = simulated ? status?.currentRoute.outputs.first?.uid ?? "speaker" : nil
         var finished: [Playing] = []
         playing = playing.compactMap { item in
             var item = item

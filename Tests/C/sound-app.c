@@ -28,6 +28,15 @@ static void completed(SystemSoundID id, void *clientData) {
     fflush(stdout);
 }
 
+/* Apple's pattern for a sound played once: its completion removes itself and disposes the sound. */
+static atomic_int disposedInCompletion = 1;
+static void disposeWhenDone(SystemSoundID id, void *clientData) {
+    (void)clientData;
+    AudioServicesRemoveSystemSoundCompletion(id);
+    atomic_store(&disposedInCompletion, (int)AudioServicesDisposeSystemSoundID(id));
+    completed(id, NULL);
+}
+
 static void put32(FILE *file, UInt32 value) { fwrite(&value, 4, 1, file); }
 static void put16(FILE *file, UInt16 value) { fwrite(&value, 2, 1, file); }
 
@@ -141,6 +150,16 @@ static int checks(const char *directory) {
     usleep(200000);
     EXPECT(renderedBytes() == played, "nothing played during a call");
     EXPECT(AudioSessionSimulateSystemEvent("call end") == 0, "the call ends");
+
+    /* A completion that disposes its own sound (on the library's thread, from inside its call). */
+    SystemSoundID once = 0;
+    EXPECT(AudioServicesCreateSystemSoundID(tone, &once) == 0, "a sound played once");
+    EXPECT(AudioServicesAddSystemSoundCompletion(once, NULL, NULL, disposeWhenDone, NULL) == 0, "its completion");
+    AudioServicesPlaySystemSound(once);
+    EXPECT(waitForCompletions(4), "the sound played once completed");
+    if (atomic_load(&disposedInCompletion) != 0) printf("   dispose in the completion returned %d\n", atomic_load(&disposedInCompletion));
+    EXPECT(atomic_load(&disposedInCompletion) == 0, "disposed in its own completion");
+    EXPECT_STATUS(AudioServicesDisposeSystemSoundID(once), kAudio_ParamError, "gone after its completion");
 
     AudioServicesRemoveSystemSoundCompletion(sound);
     EXPECT(AudioServicesDisposeSystemSoundID(sound) == 0, "disposed");
