@@ -475,14 +475,24 @@ final class Bridge: @unchecked Sendable {
             guard let session = sessions[id] else { return [] }
             do {
                 try session.setActive(true)
-                try session.reportOutputRunning(true)
-                return []
             } catch {
                 // No daemon (MS1): nothing refused it; the reset (MS2) activates it if it still plays.
                 guard error.code != .mediaServicesFailed else { return [] }
                 logger.info("a player's playing was refused", metadata: ["app": "\(session.appID)", "error": "\(error)"])
                 return feed(.activationRefused(id))
             }
+            do {
+                try session.reportOutputRunning(true)
+            } catch {
+                // Active a moment ago: only an interruption since (a call begun between the two
+                // steps) refuses its output now, and that interruption's notification follows —
+                // PL3 pauses the player then and PL4 plays it again after. Taken for a refusal
+                // (PL2), it would stay paused after the call.
+                logger.debug(
+                    "its output refused right after its activation: interrupted meanwhile",
+                    metadata: ["app": "\(session.appID)", "error": "\(error)"])
+            }
+            return []
         case .deactivate(let id):
             guard let session = sessions[id] else { return [] }
             try? session.reportOutputRunning(false)

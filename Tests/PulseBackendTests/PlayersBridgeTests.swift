@@ -375,7 +375,10 @@ struct PlayersBridgeTests {
             !desktop.fakeLog("vlclike").split(separator: "\n").contains { $0.hasPrefix("status Stopped") },
             "never stopped: \(desktop.fakeLog("vlclike"))")
         try desktop.system(.systemSession(.call, begin: false))
-        #expect(eventually { desktop.fakeLog("vlclike").split(separator: "\n").last?.hasPrefix("status Playing") == true })
+        #expect(
+            eventually { desktop.fakeLog("vlclike").split(separator: "\n").last?.hasPrefix("status Playing") == true },
+            "PL4: played again after the call. The player's log:\n\(desktop.fakeLog("vlclike"))\nthe bridge's:\n\(desktop.bridgeLog)"
+        )
 
         _ = try desktop.fake("firefoxlike", ["--late-export", "1200"])
         #expect(eventually { desktop.fakeLog("firefoxlike").contains("exported") })
