@@ -249,14 +249,17 @@ public final class AudioPlayer: @unchecked Sendable {
 
     private func tick() {
         guard playing, let output else { return }
-        let status = try? session.status()
-        // I1, A5, IO3: the system stopped the output; the notification follows.
-        guard let status, status.isOutputRunning else { return }
+        var (gain, port): (Float, String?) = (1, nil)
+        if output.isSimulated {
+            // The simulated device's files take the session's gain and route from here; I1, A5, IO3:
+            // while the system holds the output stopped nothing is written (the notification
+            // follows). A server stream is the daemon's to govern (SO1): the tick asks nothing.
+            guard let status = try? session.status(), status.isOutputRunning else { return }
+            (gain, port) = (Float(status.outputGain), status.currentRoute.outputs.first?.uid)
+        }
         // (The end is the source's to say: the server's writable size grows while it plays.)
         let samples = source.next(output.writableFrames)
-        do {
-            try output.write(samples, gain: Float(status.outputGain), port: status.currentRoute.outputs.first?.uid)
-        } catch { tell(.failed(error.description)) }
+        do { try output.write(samples, gain: gain, port: port) } catch { tell(.failed(error.description)) }
         if source.isAtEnd { finishWhenPlayed(output.bufferedSeconds) }
     }
 
