@@ -224,6 +224,8 @@ extension PulseBackend {
                 ? .init(group: group, volume: stream.ownVolume, muted: false, channels: stream.channels) : nil)
     }
 
+    static let undoConfirmationSeconds = 5.0
+
     /// OA6, on the queue: every mute and duck of ours on a stream that is not a client's undone
     /// on the server, and waited for (the daemon stops). The server may save what it is left
     /// with as the program's own: it is left with the program's own.
@@ -245,8 +247,17 @@ extension PulseBackend {
             }
             undone += 1
         }
-        server.flush()
-        if undone > 0 { logger.info("stopping: our mutes and ducks undone (OA6)", metadata: ["streams": "\(undone)"]) }
+        // The daemon is stopping: the server's word that it has them is worth a few seconds on a
+        // loaded machine (a disconnect before it has read them could lose them).
+        let confirmed = server.flush(timeout: Self.undoConfirmationSeconds)
+        guard undone > 0 else { return }
+        if confirmed {
+            logger.info("stopping: our mutes and ducks undone (OA6)", metadata: ["streams": "\(undone)"])
+        } else {
+            logger.warning(
+                "stopping: our mutes and ducks undone (OA6), not confirmed by the sound server within \(Self.undoConfirmationSeconds) s",
+                metadata: ["streams": "\(undone)"])
+        }
     }
 
     /// CL7: why an own stream is muted, with the rule.

@@ -108,7 +108,9 @@ public final class PulseServer: @unchecked Sendable {
 
     /// Waits until the server has handled every request sent before this call, or `timeout`
     /// seconds: one round trip (the server answers in order). Not from a libpulse callback.
-    public func flush(timeout: Double = 1) {
+    /// - Returns: whether the server answered in time.
+    @discardableResult
+    public func flush(timeout: Double = 1) -> Bool {
         final class Answered: @unchecked Sendable {
             var done = false  // read and written with the main loop's lock held
         }
@@ -119,12 +121,14 @@ public final class PulseServer: @unchecked Sendable {
             { _, _, userdata in Unmanaged<Answered>.fromOpaque(userdata!).takeUnretainedValue().done = true },
             Unmanaged.passUnretained(answered).toOpaque())
         pa_threaded_mainloop_unlock(mainloop)
-        guard let operation else { return }
+        guard let operation else { return false }
         waitUntil(timeout: timeout) { answered.done }
         pa_threaded_mainloop_lock(mainloop)
-        if !answered.done { pa_operation_cancel(operation) }  // its callback will not run after this
+        let done = answered.done
+        if !done { pa_operation_cancel(operation) }  // its callback will not run after this
         pa_operation_unref(operation)
         pa_threaded_mainloop_unlock(mainloop)
+        return done
     }
 
     /// Asks for a playback stream's state again; the answer is reported as `streamPresent`.

@@ -29,8 +29,12 @@ struct LeftAsFoundTests {
         #expect(desktop.daemonLog.contains("our mutes and ducks undone (OA6)"), "\(desktop.daemonLog)")
         // Handled by the server before the daemon exited; PipeWire's pipewire-pulse applies it to
         // the node a moment later, so the stream's state is read until then (2 s at most).
-        #expect(eventually(within: 2) { desktop.streamMuted(of: game) == false }, "the game unmuted")
-        #expect(eventually(within: 2) { desktop.streamMuted(of: mpv.pid) == false }, "mpv's stream unmuted")
+        #expect(
+            eventually(within: 2) { desktop.streamMuted(of: game) == false },
+            "the game unmuted: \(desktop.streamBlock(of: game) ?? "no stream")\n\(desktop.daemonLog)")
+        #expect(
+            eventually(within: 2) { desktop.streamMuted(of: mpv.pid) == false },
+            "mpv's stream unmuted: \(desktop.streamBlock(of: mpv.pid) ?? "no stream")\n\(desktop.daemonLog)")
         PulseFixture.end(game)
         let again = try desktop.server.play(role: "game", application: "game")
         defer { PulseFixture.end(again) }
