@@ -9,8 +9,9 @@
  *   unit-app voice          VoiceProcessingIO records 1.5 s through its input callback
  *                           (AudioUnitRender into the unit's buffer) and prints its level and
  *                           440 Hz's share
- *   unit-app checks         discovery, formats read back, bad input (run with
- *                           AUDIOSESSION_RENDER_DIR: the simulated device)
+ *   unit-app checks         discovery, formats read back, bad input, the render callback's size,
+ *                           VoiceProcessingIO stopped by a call (run with AUDIOSESSION_RENDER_DIR:
+ *                           the simulated device; or through a daemon)
  *
  * Every event is a line on stdout, for the tests to wait for.
  */
@@ -84,6 +85,12 @@ static void runningChanged(void *refCon, AudioUnit inUnit, AudioUnitPropertyID i
     AudioUnitGetProperty(inUnit, id, kAudioUnitScope_Global, 0, &running, &size);
     atomic_store(&lastRunning, (int)running);
     say("running %ld", (long)running);
+}
+
+/* Whether the IsRunning listener has heard `running` within 2 s. */
+static int waitForRunning(int running) {
+    for (int i = 0; i < 200 && atomic_load(&lastRunning) != running; i++) usleep(10000);
+    return atomic_load(&lastRunning) == running;
 }
 
 static void interruption(void *clientData, UInt32 state) {
@@ -298,6 +305,29 @@ static int checks(void) {
     EXPECT(atomic_load(&lastFrames) == expected, "the render callback is asked for the IO buffer duration in frames");
     EXPECT(atomic_load(&lastRunning) == 1, "the IsRunning listener heard 1");
     EXPECT(AudioOutputUnitStop(unit) == 0 && atomic_load(&lastRunning) == 0, "stopped: IsRunning 0");
+    EXPECT(AudioComponentInstanceDispose(unit) == 0, "disposed");
+
+    /* VoiceProcessingIO, input on, stopped by a call as RemoteIO is (SO5, I1): IsRunning 0, not
+     * started during the call, started again after it. */
+    category = kAudioSessionCategory_PlayAndRecord;
+    EXPECT(AudioSessionSetProperty(kAudioSessionProperty_AudioCategory, sizeof(category), &category) == 0,
+           "PlayAndRecord");
+    unit = newUnit(kAudioUnitSubType_VoiceProcessingIO);
+    EXPECT(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, sizeof(on)) == 0 &&
+               AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &stereo,
+                                    sizeof(stereo)) == 0 &&
+               AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+                                    sizeof(callback)) == 0 &&
+               AudioUnitAddPropertyListener(unit, kAudioOutputUnitProperty_IsRunning, runningChanged, NULL) == 0,
+           "VoiceProcessingIO set up");
+    EXPECT(AudioUnitInitialize(unit) == 0 && AudioOutputUnitStart(unit) == 0, "VoiceProcessingIO started");
+    EXPECT(waitForRunning(1), "its IsRunning listener heard 1");
+    EXPECT(AudioSessionSimulateSystemEvent("call begin") == 0, "a call begins");
+    EXPECT(waitForRunning(0), "the call stopped it: IsRunning 0");
+    EXPECT(AudioOutputUnitStart(unit) != 0, "not started during the call");
+    EXPECT(AudioSessionSimulateSystemEvent("call end") == 0, "the call ends");
+    EXPECT(AudioOutputUnitStart(unit) == 0 && waitForRunning(1), "started again after the call");
+    EXPECT(AudioOutputUnitStop(unit) == 0 && waitForRunning(0), "stopped");
     EXPECT(AudioComponentInstanceDispose(unit) == 0, "disposed");
     if (failures == 0) printf("audio unit checks passed\n");
     return failures ? 1 : 0;

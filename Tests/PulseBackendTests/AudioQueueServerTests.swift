@@ -70,7 +70,7 @@ struct AudioQueueServerTests {
     }
 
     @Test(
-        "SO4, SO5 on a real server through a daemon: the queue's and the units' checks (bad input, Stop(false) plays what is queued and Stop(true) does not, a blocking callback, the render callback's size) pass as on the simulated device",
+        "SO4, SO5 on a real server through a daemon: the queue's and the units' checks (bad input, Stop(false) plays what is queued and Stop(true) does not, a blocking callback, the render callback's size, VoiceProcessingIO stopped by a call) pass as on the simulated device",
         arguments: ServerKind.allCases)
     func checksOnAServer(_ kind: ServerKind) throws {
         let desktop = try PlayersBridgeTests.Desktop(kind)
