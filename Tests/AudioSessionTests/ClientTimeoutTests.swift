@@ -42,7 +42,7 @@ struct ClientTimeoutTests {
         let cli = try ChildProcess(
             Package.executable("audiosession"), ["status", "--socket", daemon.socket], environment: ["AUDIOSESSION_TIMEOUT": "1"])
         let cliStarted = Date()
-        cli.process.waitUntilExit()
+        cli.waitUntilExit()
         #expect(cli.process.terminationStatus != 0, "\(cli.output)")
         #expect(Date().timeIntervalSince(cliStarted) < 5)
         kill(daemon.pid, SIGCONT)

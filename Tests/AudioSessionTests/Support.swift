@@ -93,6 +93,8 @@ final class ChildProcess: Sendable {
     private let lines = Mutex<[String]>([])
     private let signal = DispatchSemaphore(value: 0)
     private let pending = Mutex("")
+    /// Signalled once the output has been read to its end (every line in `lines`).
+    private let drained = DispatchSemaphore(value: 0)
 
     init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
         let process = Process()
@@ -116,6 +118,7 @@ final class ChildProcess: Sendable {
                 receive(String(decoding: buffer[0..<count], as: UTF8.self))
             }
             _ = pipe  // keeps the descriptor open until EOF
+            finish()
         }
         reader.start()
     }
@@ -131,7 +134,27 @@ final class ChildProcess: Sendable {
         for _ in complete { signal.signal() }
     }
 
+    /// At the end of the output: a last line without its newline is a line too.
+    private func finish() {
+        let last = pending.withLock { pending in
+            defer { pending = "" }; return pending
+        }
+        if !last.isEmpty {
+            lines.withLock { $0.append(last) }
+            signal.signal()
+        }
+        drained.signal()
+    }
+
     var pid: Int32 { process.processIdentifier }
+
+    /// Waits until the process has exited and its output has been read to the end (a reader
+    /// that lags behind the exit would otherwise leave `output` short), at most `seconds` for
+    /// the output after the exit.
+    func waitUntilExit(outputWithin seconds: Double = 10) {
+        process.waitUntilExit()
+        _ = drained.wait(timeout: .now() + seconds)
+    }
 
     /// Waits (bounded) for an output line containing `text`; returns whether it came.
     func waitForLine(containing text: String, within seconds: Double = 20) -> Bool {

@@ -63,7 +63,7 @@ struct SystemModeDaemonTests {
             as uid: Int, groups: [Int] = [], _ name: String, _ arguments: [String], environment: [String: String] = [:]
         ) throws -> (status: Int32, output: String) {
             let child = try start(as: uid, groups: groups, name, arguments, environment: environment)
-            child.process.waitUntilExit()
+            child.waitUntilExit()  // the exit and every line of its output
             return (child.process.terminationStatus, child.output)
         }
 
