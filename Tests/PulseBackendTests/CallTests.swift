@@ -71,8 +71,9 @@ struct CallTests {
             (try? desktop.snapshot().device.otherAudio.contains { $0.audio.name == "Meeting" && !$0.isMuted }) == true,
             "its stream is other audio again, and mixes with the music (OA5)")
         #expect(desktop.streamMuted(of: caller) == false, "not muted on the server")
-        let log = desktop.daemonLog
-        #expect(log.contains("call began (CL2)") && log.contains("call ended (CL5)"), "CL7: logged at info")
+        #expect(
+            eventually { desktop.daemonLog.contains("call began (CL2)") && desktop.daemonLog.contains("call ended (CL5)") },
+            "CL7: logged at info. \(desktop.daemonLog)")
     }
 
     @Test(
@@ -184,7 +185,7 @@ extension CallTests {
             config: "policy:\n  calls:\n    programs:\n      - match: {binary: fake-call}\n        ignore: true\n")
         usleep(300_000)
         #expect(try !callOnce("ignored.log"), "ignored by its binary")
-        #expect(desktop.daemonLog.contains("the policy ignores it (CL6)"))
+        #expect(eventually { desktop.daemonLog.contains("the policy ignores it (CL6)") }, "\(desktop.daemonLog)")
         try desktop.daemon.reload(config: "policy:\n  calls: {}\n")
         usleep(300_000)
         #expect(try callOnce("on.log"), "the defaults: a call. \(desktop.daemonLog)")

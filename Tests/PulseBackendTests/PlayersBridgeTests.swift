@@ -445,7 +445,7 @@ struct PlayersBridgeTests {
         usleep(300_000)  // its position read, its claim kept
         try desktop.restartBridge(signal)
         #expect(eventually { desktop.bridgeLog.contains("a kept claim to resume a player stands") }, "\(desktop.bridgeLog)")
-        #expect(desktop.daemonLog.contains("taken back (PL9)"), "\(desktop.daemonLog)")
+        #expect(eventually { desktop.daemonLog.contains("taken back (PL9)") }, "\(desktop.daemonLog)")
         try desktop.system(.systemSession(.call, begin: false))
         #expect(eventually { desktop.status(mpv.name) == "Playing" }, "PL4 across the bridge's restart. \(desktop.bridgeLog)")
 
@@ -479,7 +479,7 @@ struct PlayersBridgeTests {
         #expect(desktop.apps().contains("mpris.mpv"), "held (its bridge's process is gone)")
         let grace = Double(Arbiter.heldPlayerGrace.components.seconds)
         #expect(eventually(within: grace + 5) { !desktop.apps().contains("mpris.mpv") }, "departed after the grace")
-        #expect(desktop.daemonLog.contains("its bridge did not come back"))
+        #expect(eventually { desktop.daemonLog.contains("its bridge did not come back") }, "\(desktop.daemonLog)")
         try desktop.system(.systemSession(.call, begin: false))
     }
 
