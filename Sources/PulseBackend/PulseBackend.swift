@@ -125,7 +125,7 @@ public final class PulseBackend: AudioBackend {
         // daemon stops would otherwise have its stream muted again as other audio after the undo).
         closing.store(true, ordering: .sequentiallyConsistent)
         relay.target.withLock { $0 = nil }
-        queue.sync {  // after everything queued before: the last word is ours
+        let closed = queue.sync { () -> PulseServer? in  // after everything queued before: the last word is ours
             undoOurChanges()
             // What streams that ended ducked or muted left saved (a write-back may be on its way).
             if let server = server.withLock({ $0 }) {
@@ -133,11 +133,14 @@ public final class PulseBackend: AudioBackend {
                 state.withLock { $0.ledger = SavedStateLedger() }
                 saveLedger()
             }
+            // Let go on the queue: work queued behind the undo (an effect judged a moment before
+            // `closing` was set) finds no server to write to.
+            return server.withLock { server in
+                defer { server = nil }
+                return server
+            }
         }
-        server.withLock { server in
-            server?.close()
-            server = nil
-        }
+        closed?.close()
         queue.async { [self] in stopWatchingForServer() }
     }
 
@@ -150,12 +153,14 @@ public final class PulseBackend: AudioBackend {
         }
         if !controls.isEmpty {
             queue.async { [self] in
+                guard !closing.load(ordering: .sequentiallyConsistent) else { return }  // queued behind the undo
                 for control in controls { applyControl(control.id, gain: control.gain, muted: control.muted) }
             }
         }
         guard !reconciliationPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.async { [self] in
             reconciliationPending.store(false, ordering: .releasing)
+            guard !closing.load(ordering: .sequentiallyConsistent) else { return }  // queued behind the undo
             reconcileOwnStreams()
             reconcileDeviceVolumes()
         }
