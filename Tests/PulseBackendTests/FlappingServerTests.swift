@@ -150,8 +150,12 @@ struct FlappingServerTests {
         #expect(eventually { (try? daemon.snapshot().device.otherAudio.count) == 1 })
         server.crash()
         #expect(eventually { (try? daemon.snapshot().mediaServicesLostSince) != nil }, "\(daemon.log)")
-        let snapshot = try daemon.snapshot()
-        #expect(snapshot.device.otherAudio.isEmpty && snapshot.device.systemSessions.isEmpty)
+        // The loss is told first (MS1), the dead server's streams leave the device just after.
+        #expect(
+            eventually {
+                let device = try? daemon.snapshot().device
+                return device?.otherAudio.isEmpty == true && device?.systemSessions.isEmpty == true
+            }, "the dead server's streams gone: \(String(describing: try? daemon.snapshot().device))")
 
         let status = Process()
         status.executableURL = URL(fileURLWithPath: FlappingServerTests.executable("audiosession"))
