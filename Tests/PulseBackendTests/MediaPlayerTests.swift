@@ -21,7 +21,8 @@ struct MediaPlayerTests {
         #expect(
             eventually { (try? desktop.playerctl(["-l"]))?.split(separator: "\n").contains(Substring(name)) == true }, "\(log())")
         func ctl(_ arguments: [String]) -> String { (try? desktop.playerctl(["-p", name] + arguments)) ?? "?" }
-        #expect(ctl(["metadata", "title"]) == "Pilot")
+        // (Its name is on the bus a moment before its Now Playing is.)
+        #expect(eventually { ctl(["metadata", "title"]) == "Pilot" }, "\(ctl(["metadata"]))\n\(log())")
         #expect(ctl(["metadata", "artist"]) == "The Example Show")
         #expect(ctl(["metadata", "album"]) == "Season 1")
         #expect(ctl(["metadata", "mpris:length"]) == "1800000000")
@@ -43,7 +44,7 @@ struct MediaPlayerTests {
         #expect(eventually { (try? desktop.playerctl(["-p", name, "metadata", "--format", "{{mpris:trackid}}"])) != nil })
         try desktop.playerctl(["-p", name, "play"])
         #expect(eventually { desktop.status(name) == "Playing" })
-        #expect(log().components(separatedBy: "\n").filter { $0 == "play" }.count == 2)
+        #expect(eventually { log().components(separatedBy: "\n").filter { $0 == "play" }.count == 2 }, "\(log())")
 
         // Repeat, shuffle and rate (issue 50): LoopStatus, Shuffle and Rate are writable and reach
         // the handlers with Apple's events; the modes read back as the app set them.
