@@ -34,14 +34,14 @@ leftovers() {
     for dir in /proc/[0-9]*; do
         pid=${dir#/proc/}
         case "$ancestors" in *" $pid "*) continue ;; esac
-        read -r rest < "$dir/stat" 2> /dev/null || continue
+        read -r rest 2> /dev/null < "$dir/stat" || continue  # (gone meanwhile; 2> first: it covers the <)
         rest=${rest##*) }  # past "pid (comm) ": state ppid …
         read -r _ ppid _ <<< "$rest"
         [ "$ppid" = $$ ] && continue
         exe=$(readlink "$dir/exe" 2> /dev/null) || continue
         cwd=$(readlink "$dir/cwd" 2> /dev/null) || continue
         if [[ $exe == "$root"/* || $cwd == "$root" || $cwd == "$root"/* ]]; then
-            echo "$pid $(tr '\0' ' ' < "$dir/cmdline" 2> /dev/null)"
+            echo "$pid $(tr '\0' ' ' 2> /dev/null < "$dir/cmdline")"
         fi
     done
 }
