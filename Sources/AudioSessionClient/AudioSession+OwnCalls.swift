@@ -11,7 +11,12 @@ import Glibc
 /// the event queue holds what arrives (`suspend`); when the call returns it lets it go — for a
 /// call made on the main thread, on the main queue, after the job that made the call (the code
 /// right after it, which adds the observer); if the main queue is not being served (a program
-/// that never runs it), after `mainQueueWait` at most.
+/// that never runs it), after `mainQueueWait` at most. Only what the call caused waits: the daemon
+/// sends a request's events before its reply (and embedded they are handed over before the call
+/// returns), so any event that arrives once the call has returned is someone else's doing (an
+/// interruption by another app, a plug) and is delivered at once — after the held ones, which it
+/// lets go first (N2's order), whether or not the process ever serves its main queue (issue 60:
+/// a players bridge, a C program in its own loop, heard every later event up to 100 ms late).
 extension AudioSession {
     /// How long the held notifications of a main-thread call wait for the main queue, at most.
     static let mainQueueWait = DispatchTimeInterval.milliseconds(100)
@@ -20,6 +25,8 @@ extension AudioSession {
     final class EventGate: Sendable {
         private let queue: DispatchQueue
         private let open = Atomic<Bool>(false)
+        /// Whether the call it holds for has returned: from then on it only waits for the main queue.
+        let returned = Atomic<Bool>(false)
         init(_ queue: DispatchQueue) {
             self.queue = queue
             queue.suspend()
@@ -39,6 +46,7 @@ extension AudioSession {
             return state.nextGate
         }
         defer {
+            gate.returned.store(true, ordering: .releasing)
             let release: @Sendable () -> Void = { [weak self] in
                 gate.release()
                 _ = self?.state.withLock { $0.gates.removeValue(forKey: id) }
@@ -58,6 +66,18 @@ extension AudioSession {
         let gates = state.withLock { state in
             defer { state.gates.removeAll() }
             return Array(state.gates.values)
+        }
+        for gate in gates { gate.release() }
+    }
+
+    /// Lets go the stretches of calls that have returned: an event arriving now was not caused
+    /// by them, and waits for nobody's main queue. A call still under way keeps holding.
+    func releaseReturnedCalls() {
+        let gates = state.withLock { state -> [EventGate] in
+            guard !state.gates.isEmpty else { return [] }
+            let done = state.gates.filter { $0.value.returned.load(ordering: .acquiring) }
+            for id in done.keys { state.gates.removeValue(forKey: id) }
+            return done.sorted { $0.key < $1.key }.map(\.value)
         }
         for gate in gates { gate.release() }
     }

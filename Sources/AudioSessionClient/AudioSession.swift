@@ -179,6 +179,7 @@ public final class AudioSession: Sendable {
         ConnectionHandlers(
             event: { [weak self] event in
                 guard let self else { return }
+                releaseReturnedCalls()  // N3: only what a call caused waits for its return
                 eventQueue.async { self.dispatch(event) }
             },
             lost: { [weak self] in self?.connectionLost(generation) })

@@ -77,9 +77,12 @@ enum PlayerBench {
     /// The p99 as Rounds' summary does not print it.
     static func p99(_ rounds: Rounds) -> String { String(format: "; p99 %.3f ms", rounds.quantile(0.99)) }
 
-    /// Until the monitor has been silent for 100 ms (the last round's sound drained).
+    /// Until the monitor has been silent for 100 ms (the last round's sound drained), 5 s at most.
+    /// (A `where` clause would only skip iterations: the loop must stop at the first silence.)
     static func waitForSilence(_ meter: LevelMeter) {
-        for _ in 0..<50 where meter.level(over: 0.1) > -60 {}
+        for _ in 0..<50 {
+            if meter.level(over: 0.1) <= -60 { return }
+        }
     }
 
     /// A 440 Hz sine at −6 dBFS written a second at a time (an hour never sits in memory).

@@ -57,4 +57,54 @@ struct OwnCallNotificationTests {
         await fixture.stop()
         #expect(heard == 40, "heard in \(heard) runs of 40")
     }
+
+    /// Issue 60: only what a call caused waits for its return. The main thread makes a call of
+    /// its own and then never serves the main queue (it spins, as a C program's own loop or a
+    /// bridge's bus loop does); another app's activation interrupts it right after: the
+    /// interruption is heard at once, not after the 100 ms the call's own notifications may wait.
+    /// The median of ten, so that one run delayed by a loaded machine does not decide.
+    @MainActor
+    static func interruptionHeardWithoutTheMainQueue(_ transport: AudioSessionTransport, app: String) throws -> [Double] {
+        let music = AudioSession(appID: AppID(app + ".music"), capabilities: .backgroundAudio, transport: transport)
+        let other = AudioSession(appID: AppID(app + ".other"), capabilities: .backgroundAudio, transport: transport)
+        defer {
+            music.close()
+            other.close()
+        }
+        try music.setCategory(.playback)
+        try other.setCategory(.playback)
+        let began = Mutex(0)
+        music.addNotificationHandler { notification in
+            if case .interruptionBegan = notification { began.withLock { $0 += 1 } }
+        }
+        var waited: [Double] = []
+        for _ in 0..<10 {
+            try music.setActive(true)  // a call on the main thread: its own notifications may wait
+            let before = began.withLock { $0 }
+            let start = ContinuousClock.now
+            try other.setActive(true)  // interrupts music (both non-mixable)
+            while began.withLock({ $0 }) == before, ContinuousClock.now - start < .seconds(2) {}  // never serves the main queue
+            let took = (ContinuousClock.now - start).components
+            waited.append(Double(took.seconds) * 1_000 + Double(took.attoseconds) / 1e15)
+            try other.setActive(false)
+        }
+        return waited.sorted()
+    }
+
+    @Test("Embedded: another app's interruption right after a main-thread call is not held for the main queue")
+    @MainActor
+    func othersEventsNotHeldEmbedded() throws {
+        let arbiter = try Arbiter(configuration: .init(profile: .iphone), logger: .quiet)
+        let waited = try Self.interruptionHeardWithoutTheMainQueue(.inProcess(arbiter), app: "n3.held")
+        #expect(waited[5] < 50, "heard after \(waited) ms")
+    }
+
+    @Test("Through a daemon: the same")
+    @MainActor
+    func othersEventsNotHeldThroughADaemon() async throws {
+        let fixture = try await SocketFixture.start()
+        let waited = try Self.interruptionHeardWithoutTheMainQueue(fixture.transport, app: "n3.held")
+        await fixture.stop()
+        #expect(waited[5] < 50, "heard after \(waited) ms")
+    }
 }
