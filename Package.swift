@@ -108,7 +108,8 @@ let package = Package(
         // AVAudioPlayer and AVAudioRecorder are shapes over AudioSessionMedia's one playback and one
         // recording path (SO2, SO3).
         .target(
-            name: "AVFAudio", dependencies: ["AudioSession", "AudioSessionModel", "AudioSessionMedia", "CSndFile", "Combine"],
+            name: "AVFAudio",
+            dependencies: ["AudioSession", "AudioSessionModel", "AudioSessionMedia", "AudioSessionSound", "CSndFile", "Combine"],
             swiftSettings: strict),
         // Porting aids for iOS code: `import Combine` is OpenCombine re-exported; `import AVKit` is
         // AVFoundation's session API re-exported (AVKit's view controllers stay out of scope).
@@ -157,8 +158,11 @@ let package = Package(
         // The one playback and recording path (ARCHITECTURE rev. 5): sound files, a stream of the app's
         // own on the sound server or the simulated device's files. No Foundation: the C library's
         // queues, units and system sounds (SO4–SO6) play through it too.
+        // libsamplerate (Debian: libsamplerate0-dev): the one sample-rate converter (ARCHITECTURE rev. 6).
+        .systemLibrary(name: "CSampleRate"),
+        // The engine's render graph lives here too (SPEC §20: the render thread, its plan, the kernels).
         .target(
-            name: "AudioSessionSound", dependencies: ["CSndFile", "CPulse", "PulseClient"],
+            name: "AudioSessionSound", dependencies: ["CSndFile", "CPulse", "PulseClient", "CSampleRate"],
             swiftSettings: strict),
         .target(
             name: "AudioSessionMedia",

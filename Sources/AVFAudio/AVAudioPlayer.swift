@@ -243,6 +243,9 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
 
     open var numberOfChannels: Int { player.channels }
 
+    /// The samples it plays: deinterleaved 32-bit float at the file's rate and channels (EN1).
+    open var format: AVAudioFormat { AVAudioFormat(processingRate: Double(player.sampleRate), channels: player.channels) }
+
     /// The file's format as iOS's settings dictionary says it.
     open var settings: [String: Any] {
         [

@@ -37,6 +37,13 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     public let url: URL
     /// The settings it records with, as given (with the sample rate and channels it chose when not).
     public let settings: [String: Any]
+
+    /// What it records, as the file's sample rate and channels say (EN1: deinterleaved 32-bit float).
+    open var format: AVAudioFormat {
+        AVAudioFormat(
+            processingRate: (settings[AVSampleRateKey] as? NSNumber)?.doubleValue ?? 48_000,
+            channels: (settings[AVNumberOfChannelsKey] as? NSNumber)?.intValue ?? 1)
+    }
     /// Seconds recorded, across pauses.
     open var currentTime: TimeInterval { recorder.currentTime }
     open var isRecording: Bool { recorder.isRecording }

@@ -24,7 +24,8 @@ struct LayeringTests {
         "AudioSession": ["AudioSessionClient", "AudioSessionWire"],
         // AVFAudio brings Combine as Apple's Foundation does (ObservableObject, @Published).
         // SO2, SO3: AVAudioPlayer and AVAudioRecorder over the one playback and recording path.
-        "AVFAudio": ["AudioSession", "AudioSessionModel", "AudioSessionMedia", "CSndFile", "Combine"],
+        // §20: AVAudioEngine's classes are shapes over AudioSessionSound's render graph.
+        "AVFAudio": ["AudioSession", "AudioSessionModel", "AudioSessionMedia", "AudioSessionSound", "CSndFile", "Combine"],
         // AVFoundation brings CoreMedia (CMTime), as Apple's does.
         "AVFoundation": ["AVFAudio", "CoreMedia"],
         "CoreMedia": [],
@@ -42,7 +43,7 @@ struct LayeringTests {
         "Scenarios": ["AudioSessionModel", "AudioSessionClient", "AudioSessionWire", "AudioSessionEngine"],
         "AudioSessionMedia": ["AudioSession", "AudioSessionModel", "AudioSessionSound", "CSndFile", "CPulse", "PulseClient"],
         // The one playback and recording path: no session, no Foundation (the C library links it).
-        "AudioSessionSound": ["CSndFile", "CPulse", "PulseClient"],
+        "AudioSessionSound": ["CSndFile", "CPulse", "PulseClient", "CSampleRate"],
         "PulseClient": ["CPulse"],
         // A backend knows the runtime's door (AudioBackend, Arbiter.report) and the model only.
         "PulseBackend": ["CPulse", "PulseClient", "AudioSessionModel", "AudioSessionRuntime"],
