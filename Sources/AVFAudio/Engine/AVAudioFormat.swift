@@ -50,7 +50,8 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
         self.init(
             settings: [
                 AVSampleRateKey: NSNumber(value: min(192_000, max(8_000, rate))),
-                AVNumberOfChannelsKey: NSNumber(value: min(8, max(1, channels))), AVLinearPCMIsNonInterleaved: NSNumber(value: true),
+                AVNumberOfChannelsKey: NSNumber(value: min(8, max(1, channels))),
+                AVLinearPCMIsNonInterleaved: NSNumber(value: true),
             ])!
     }
 
