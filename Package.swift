@@ -231,6 +231,13 @@ let package = Package(
             name: "play-file", dependencies: ["AudioSession", "AudioSessionMedia"], path: "Examples/PlayFile",
             swiftSettings: strict),
         .executableTarget(name: "phone-call", dependencies: ["AudioSession"], path: "Examples/PhoneCall", swiftSettings: strict),
+        // §20: Apple's engine samples as iOS code writes them (Swift 5 mode): a player node, a speech tap.
+        .executableTarget(
+            name: "engine-player", dependencies: ["AVFoundation"], path: "Examples/EnginePlayer",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(
+            name: "speech-tap", dependencies: ["AVFoundation"], path: "Examples/SpeechTap",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // Daemon benchmarks, printed by scripts/benchmark (not a test: it measures).
         .executableTarget(
             name: "pulse-bench",

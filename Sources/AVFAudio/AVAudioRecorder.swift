@@ -83,18 +83,23 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     deinit { recorder.stop() }
 
     /// SO3: the file format libsndfile writes for these settings and this extension.
-    static func format(_ settings: [String: Any], extension: String, session: AudioSession) throws -> AudioRecorder.Format {
+    /// `who` names the caller in the errors (AVAudioFile writes with the same settings).
+    static func format(
+        _ settings: [String: Any], extension: String, session: AudioSession, who: String = "AVAudioRecorder"
+    )
+        throws -> AudioRecorder.Format
+    {
         func number(_ key: String) -> NSNumber? { settings[key] as? NSNumber }
         let id = number(AVFormatIDKey)?.uint32Value ?? kAudioFormatLinearPCM
         let rate = number(AVSampleRateKey)?.doubleValue ?? session.sampleRate
         let channels = number(AVNumberOfChannelsKey)?.intValue ?? 1
         guard rate >= 8_000, rate <= 192_000 else {
             throw AudioFileStatus.error(
-                AudioFileStatus.unsupportedDataFormat, "AVAudioRecorder: AVSampleRateKey \(rate) is not 8000…192000 Hz")
+                AudioFileStatus.unsupportedDataFormat, "\(who): AVSampleRateKey \(rate) is not 8000…192000 Hz")
         }
         guard (1...8).contains(channels) else {
             throw AudioFileStatus.error(
-                AudioFileStatus.unsupportedDataFormat, "AVAudioRecorder: AVNumberOfChannelsKey \(channels) is not 1…8")
+                AudioFileStatus.unsupportedDataFormat, "\(who): AVNumberOfChannelsKey \(channels) is not 1…8")
         }
         var code: Int32
         switch id {
@@ -111,7 +116,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
             guard let subtype = subtypes[depth] else {
                 throw AudioFileStatus.error(
                     AudioFileStatus.unsupportedDataFormat,
-                    "AVAudioRecorder: AVLinearPCMBitDepthKey \(depth) is not one linear PCM\(isFloat ? " float" : "") is written with"
+                    "\(who): AVLinearPCMBitDepthKey \(depth) is not one linear PCM\(isFloat ? " float" : "") is written with"
                 )
             }
             let containers: [String: Int32] = [
@@ -121,7 +126,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
             guard let container = containers[`extension`] else {
                 throw AudioFileStatus.error(
                     AudioFileStatus.unsupportedFileType,
-                    "AVAudioRecorder: linear PCM is written to .wav, .aif, .aiff or .caf, not .\(`extension`)")
+                    "\(who): linear PCM is written to .wav, .aif, .aiff or .caf, not .\(`extension`)")
             }
             code = container | subtype
             if subtype == Int32(SF_FORMAT_PCM_U8), container != Int32(SF_FORMAT_WAV) {
@@ -132,14 +137,14 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
         default:
             throw AudioFileStatus.error(
                 AudioFileStatus.unsupportedDataFormat,
-                "AVAudioRecorder: AVFormatIDKey \(Self.fourCC(id)) is not written here (linear PCM, FLAC and Opus are)")
+                "\(who): AVFormatIDKey \(Self.fourCC(id)) is not written here (linear PCM, FLAC and Opus are)")
         }
         var info = SF_INFO()
         (info.format, info.channels, info.samplerate) = (code, Int32(channels), Int32(rate))
         guard sf_format_check(&info) != 0 else {
             throw AudioFileStatus.error(
                 AudioFileStatus.unsupportedDataFormat,
-                "AVAudioRecorder: libsndfile cannot write \(Self.fourCC(id)) at \(Int(rate)) Hz, \(channels) channels into .\(`extension`)"
+                "\(who): libsndfile cannot write \(Self.fourCC(id)) at \(Int(rate)) Hz, \(channels) channels into .\(`extension`)"
             )
         }
         return AudioRecorder.Format(file: .libsndfile(code), channels: channels, sampleRate: Int(rate))

@@ -49,6 +49,36 @@ package final class PulseInput: @unchecked Sendable {
         }
     }
 
+    /// Everything recorded since the last read, handed to `body` fragment by fragment where the
+    /// server keeps it (nothing is allocated: the engine's render thread reads so, EN9); a hole
+    /// is handed over as silence.
+    package func read(_ body: (UnsafeBufferPointer<Float>) -> Void) {
+        let stream = client.stream
+        client.connection.locked {
+            while pa_stream_readable_size(stream) > 0 {
+                var data: UnsafeRawPointer?
+                var bytes = 0
+                guard pa_stream_peek(stream, &data, &bytes) >= 0, bytes > 0 else { break }
+                let count = bytes / MemoryLayout<Float>.size
+                if let data {
+                    body(UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: count))
+                } else {
+                    Self.silence.withUnsafeBufferPointer { zeros in
+                        var left = count
+                        while left > 0 {
+                            let part = min(left, zeros.count)
+                            body(UnsafeBufferPointer(rebasing: zeros[0..<part]))
+                            left -= part
+                        }
+                    }
+                }
+                pa_stream_drop(stream)
+            }
+        }
+    }
+
+    private static let silence = [Float](repeating: 0, count: 4_096)
+
     /// Pauses (true) or resumes recording.
     package func cork(_ paused: Bool) { client.cork(paused) }
 }

@@ -119,6 +119,15 @@ package final class SampleInput: @unchecked Sendable {
         }
     }
 
+    /// As `read(gain:)`, handed to `body` in pieces: from the sound server without allocating
+    /// (the engine's render thread, EN9); the simulated microphone's tone is made anew.
+    package func read(gain: Float, into body: (UnsafeBufferPointer<Float>) -> Void) {
+        switch kind {
+        case .server(let stream): stream.read(body)
+        case .simulated(let microphone): microphone.take(gain: gain).withUnsafeBufferPointer(body)
+        }
+    }
+
     package func cork(_ paused: Bool) {
         switch kind {
         case .server(let stream): stream.cork(paused)

@@ -36,7 +36,7 @@ public enum SoundFile {
         /// Any format libsndfile writes: its major format | subtype (SO3's recorder settings).
         case libsndfile(Int32)
 
-        var code: Int32 {
+        public var code: Int32 {
             switch self {
             case .libsndfile(let code): code
             case .wavFloat: Int32(SF_FORMAT_WAV) | Int32(SF_FORMAT_FLOAT)

@@ -22,86 +22,119 @@ extension AVAudioEngine {
         }
         refreshHardwareFormats()
         let usesOutput = graph.outputNode.map { graph.connection(into: $0, bus: 0) != nil } ?? false
-        if let input = graph.inputNode,
-            graph.connections.contains(where: { $0.source === input })
-                || graph.taps.keys.contains(where: { $0.node == ObjectIdentifier(input) }) || voiceProcessing
-        {
+        var usesInput = voiceProcessing
+        if let input = graph.inputNode {
+            usesInput =
+                usesInput || graph.connections.contains { $0.source === input }
+                || graph.taps.keys.contains { $0.node == ObjectIdentifier(input) }
+        }
+        if usesInput {
             guard let hardware = graph.hardwareInput else {
                 throw Self.error(
                     -10_868, "the input node is part of the graph, but the session has no input (its category or route has none)")
             }
             // EN7: a chain made for another input format throws until it is connected again.
-            for connection in graph.connections
-            where connection.source === input && connection.format.sampleRate != hardware.sampleRate {
-                throw Self.error(
-                    -10_868,
-                    "the input node's connection to \(connection.destination.nodeName) is in \(connection.format), but the input is now \(hardware): connect it again"
-                )
-            }
-            throw Self.error(
-                -10_868, "the input node is not rendered yet by this system (issue 56's next step); output graphs run")
-        }
-        guard usesOutput else {
-            throw Self.error(-10_875, "nothing to run: connect a node to the output node (or use mainMixerNode)")
-        }
-        do throws(SessionError) {
-            try session.reportOutputRunning(true)
-        } catch {
-            throw error.nsError
-        }
-        let hardware = graph.hardwareOutput
-        let made: RenderLoop
-        do throws(MediaError) {
-            // A sound server's stream is made at each start and let go at each stop (EN5: nothing
-            // stays on the server); the simulated device's files are kept while the format is, so
-            // that a restart appends to them (as a device goes on playing) rather than starting anew.
-            let output: SampleOutput
-            if let kept = simulatedOutput, kept.format == (Int(hardware.channelCount), Int(hardware.sampleRate)) {
-                output = kept.output
-            } else {
-                output = try SampleOutput(
-                    endpoint: endpoint, app: session.appID.rawValue, role: voiceProcessing ? "phone" : session.streamRole,
-                    channels: Int(hardware.channelCount), sampleRate: Int(hardware.sampleRate),
-                    bufferDuration: session.ioBufferDuration, echoCancelled: voiceProcessing)
-                if case .files = endpoint {
-                    simulatedOutput?.output.close()
-                    simulatedOutput = (output, (Int(hardware.channelCount), Int(hardware.sampleRate)))
+            for connection in graph.connections where connection.source === graph.inputNode {
+                guard connection.format.sampleRate == hardware.sampleRate, connection.format.channelCount == hardware.channelCount
+                else {
+                    throw Self.error(
+                        -10_868,
+                        "the input node's connection to \(connection.destination.nodeName) is in \(connection.format), "
+                            + "but the input is now \(hardware): connect it again")
                 }
             }
-            made = RenderLoop(
-                output: output, channels: Int(hardware.channelCount), sampleRate: Int(hardware.sampleRate),
-                frames: Int((session.ioBufferDuration * hardware.sampleRate).rounded()), context: context)
-            made.install(try graph.compile(capacity: graph.capacity))
+        }
+        guard usesOutput || usesInput else {
+            throw Self.error(
+                -10_875, "nothing to run: connect a node to the output node (or use mainMixerNode), or tap the input node")
+        }
+        // IO1, IO2: output first, then input; a refusal undoes what was started.
+        do throws(SessionError) {
+            if usesOutput { try session.reportOutputRunning(true) }
+            if usesInput { try session.reportInputRunning(true) }
         } catch {
-            try? session.reportOutputRunning(false)
-            throw Self.error(-10_875, "the output could not open: \(error.description)")
+            if usesOutput { try? session.reportOutputRunning(false) }
+            throw error.nsError
+        }
+        let made: RenderLoop
+        do throws(MediaError) {
+            made = try makeLoop(output: usesOutput, input: usesInput)
+        } catch {
+            reportStopped(output: usesOutput, input: usesInput)
+            throw Self.error(-10_875, "the engine's streams could not open: \(error.description)")
         }
         // EN6: what an interruption paused plays on.
         for player in pausedByInterruption { player.setPlaying(true) }
         pausedByInterruption.removeAll()
         readTarget(of: made)
         guard made.start() else {
-            try? session.reportOutputRunning(false)
+            reportStopped(output: usesOutput, input: usesInput)
             throw Self.error(-10_875, "the render thread could not start")
         }
         loop = made
+        runningIO = (usesOutput, usesInput)
         running = true
         startMessenger()
+    }
+
+    /// The render thread with its streams: the output's and the capture's, as the graph uses them.
+    private func makeLoop(output usesOutput: Bool, input usesInput: Bool) throws(MediaError) -> RenderLoop {
+        let app = session.appID.rawValue
+        var output: SampleOutput?
+        let hardware = graph.hardwareOutput
+        if usesOutput {
+            // A sound server's stream is made at each start and let go at each stop (EN5: nothing
+            // stays on the server); the simulated device's files are kept while the format is, so
+            // that a restart appends to them (as a device goes on playing) rather than starting anew.
+            if let kept = simulatedOutput, kept.format == (Int(hardware.channelCount), Int(hardware.sampleRate)) {
+                output = kept.output
+            } else {
+                let made = try SampleOutput(
+                    endpoint: endpoint, app: app, role: voiceProcessing ? "phone" : session.streamRole,
+                    channels: Int(hardware.channelCount), sampleRate: Int(hardware.sampleRate),
+                    bufferDuration: session.ioBufferDuration, echoCancelled: voiceProcessing)
+                if case .files = endpoint {
+                    simulatedOutput?.output.close()
+                    simulatedOutput = (made, (Int(hardware.channelCount), Int(hardware.sampleRate)))
+                }
+                output = made
+            }
+        }
+        var input: (stream: SampleInput, kernel: InputKernel)?
+        if usesInput, let format = graph.hardwareInput, let node = graph.inputNode {
+            let stream = try SampleInput(
+                endpoint: endpoint, app: app, channels: Int(format.channelCount), sampleRate: Int(format.sampleRate),
+                bufferDuration: session.ioBufferDuration, echoCancelled: voiceProcessing)
+            node.input.configure(channels: Int(format.channelCount))
+            input = (stream, node.input)
+        }
+        let rate = usesOutput ? hardware.sampleRate : graph.hardwareInput?.sampleRate ?? hardware.sampleRate
+        let made = RenderLoop(
+            output: output, input: input, channels: Int(hardware.channelCount), sampleRate: Int(rate),
+            frames: Int((session.ioBufferDuration * rate).rounded()), context: context)
+        made.install(try graph.compile(capacity: graph.capacity))
+        return made
+    }
+
+    /// IO reports undone (a start that failed half way, a stop).
+    private func reportStopped(output: Bool, input: Bool) {
+        if output { try? session.reportOutputRunning(false) }
+        if input { try? session.reportInputRunning(false) }
     }
 
     /// Stops the render thread and lets the stream go (nothing stays on the server), then tells
     /// the session its output stopped.
     func stopRendering() {
-        let wasRunning = withGraph { _ -> Bool in
-            guard running else { return false }
+        let stopped = withGraph { _ -> (output: Bool, input: Bool)? in
+            guard running else { return nil }
             loop?.stop()
             loop = nil
             running = false
             messenger?.cancel()
             messenger = nil
-            return true
+            return runningIO
         }
-        if wasRunning { try? session.reportOutputRunning(false) }
+        if let stopped { reportStopped(output: stopped.output, input: stopped.input) }
     }
 
     /// The plan again after an edit, handed to the render thread while it runs.
@@ -164,6 +197,11 @@ extension AVAudioEngine {
         }
     }
 
+    func refreshHardwareFormatsWhileStopped() {
+        guard !isRunning else { return }
+        refreshHardwareFormats()
+    }
+
     /// EN8: only while stopped.
     func setVoiceProcessing(_ enabled: Bool) throws {
         try withGraph { _ in
@@ -221,7 +259,10 @@ extension AVAudioEngine {
         }
         for (type, handler) in due {
             if type == .dataPlayedBack && latency > 0 {
-                messengerQueue.asyncAfter(deadline: .now() + latency) { handler(type) }
+                // Apple's handlers are not @Sendable (iOS code captures its own state in them);
+                // the engine calls each once, on its messenger thread.
+                let later = UncheckedHandler(call: handler)
+                messengerQueue.asyncAfter(deadline: .now() + latency) { later.call(type) }
             } else {
                 handler(type)
             }
@@ -265,7 +306,9 @@ extension AVAudioEngine {
         lastTargetRead = AVAudioTime.now
         guard case .files = endpoint, let status = try? session.status() else { return }
         let port = status.isOutputRunning ? status.currentRoute.outputs.first?.uid : nil
-        loop.simulatedTarget.withLock { $0 = (Float(status.outputGain), port) }
+        // P3: without permission the input records silence.
+        let inputGain = status.recordsSilence ? 0 : Float(status.inputGain)
+        loop.simulatedTarget.withLock { $0 = (Float(status.outputGain), port, inputGain) }
     }
 
     // MARK: Taps
@@ -302,4 +345,9 @@ extension AVAudioEngine {
     }
 
     static let messengerKey = DispatchSpecificKey<Bool>()
+}
+
+/// A handler of the app's, called once on the engine's messenger thread.
+private struct UncheckedHandler: @unchecked Sendable {
+    let call: AVAudioPlayerNodeCompletionHandler
 }

@@ -31,6 +31,8 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     var simulatedOutput: (output: SampleOutput, format: (channels: Int, rate: Int))?
     let context = RenderContext()
     var running = false
+    /// What the running engine started of the session: its output, its input.
+    var runningIO = (output: false, input: false)
     var voiceProcessing = false
     /// Player nodes an interruption paused (EN6): `start()` plays them on.
     var pausedByInterruption: [AVAudioPlayerNode] = []

@@ -29,6 +29,18 @@ open class AVAudioMixerNode: AVAudioMixingNode, @unchecked Sendable {
 open class AVAudioIONode: AVAudioMixingNode, @unchecked Sendable {
     /// Seconds between a sample's render and its being heard (output) or recorded and rendered (input).
     open var presentationLatency: TimeInterval { engine?.outputPresentationLatency ?? 0 }
+    /// The route's format as the session says it now (while the engine is stopped: a running
+    /// engine keeps the formats it started with until a configuration change, EN7).
+    override open func outputFormat(forBus bus: AVAudioNodeBus) -> AVAudioFormat {
+        engine?.refreshHardwareFormatsWhileStopped()
+        return super.outputFormat(forBus: bus)
+    }
+
+    override open func inputFormat(forBus bus: AVAudioNodeBus) -> AVAudioFormat {
+        engine?.refreshHardwareFormatsWhileStopped()
+        return super.inputFormat(forBus: bus)
+    }
+
     /// EN8: whether voice processing (echo cancellation) is on for this node.
     open var isVoiceProcessingEnabled: Bool { engine?.voiceProcessing ?? false }
 
@@ -52,7 +64,13 @@ open class AVAudioOutputNode: AVAudioIONode, @unchecked Sendable {
 /// Apple's `AVAudioInputNode` (SPEC EN3, EN5): the device's input, in the route's input format; 0 Hz
 /// and 0 channels where the category or route has none.
 open class AVAudioInputNode: AVAudioIONode, @unchecked Sendable {
-    init() { super.init(kernel: RenderKernel()) }
+    let input: InputKernel
+
+    init() {
+        let input = InputKernel()
+        self.input = input
+        super.init(kernel: input)
+    }
     override open var numberOfInputs: Int { 0 }
 
     /// EN8: voice processing's switches, kept and reported.

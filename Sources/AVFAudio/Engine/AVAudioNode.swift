@@ -2,7 +2,7 @@ import AudioSessionSound
 import Foundation
 
 /// The block a tap calls with each buffer and the time of its first frame.
-public typealias AVAudioNodeTapBlock = @Sendable (AVAudioPCMBuffer, AVAudioTime) -> Void
+public typealias AVAudioNodeTapBlock = (AVAudioPCMBuffer, AVAudioTime) -> Void
 
 /// Apple's `AVAudioNode` (SPEC EN3): a node of an engine's graph. Its render side is a kernel of
 /// AudioSessionSound's graph; everything here is the control side, under its engine's lock.

@@ -23,8 +23,8 @@ public struct AVAudioPlayerNodeBufferOptions: OptionSet, Sendable {
     public static let interruptsAtLoop = AVAudioPlayerNodeBufferOptions(rawValue: 4)
 }
 
-public typealias AVAudioNodeCompletionHandler = @Sendable () -> Void
-public typealias AVAudioPlayerNodeCompletionHandler = @Sendable (AVAudioPlayerNodeCompletionCallbackType) -> Void
+public typealias AVAudioNodeCompletionHandler = () -> Void
+public typealias AVAudioPlayerNodeCompletionHandler = (AVAudioPlayerNodeCompletionCallbackType) -> Void
 
 /// Apple's `AVAudioPlayerNode` (SPEC EN4): buffers scheduled in order and played while it plays.
 /// Each buffer is copied when scheduled (the render thread never reads the app's memory); its
@@ -73,7 +73,7 @@ open class AVAudioPlayerNode: AVAudioMixingNode, @unchecked Sendable {
 
     private static func ignoringType(_ handler: AVAudioNodeCompletionHandler?) -> AVAudioPlayerNodeCompletionHandler? {
         guard let handler else { return nil }
-        return { @Sendable _ in handler() }
+        return { _ in handler() }
     }
 
     /// Copies the buffer's frames into a block of its own and sends it to the render side. Bad

@@ -69,3 +69,47 @@ open class AVAudioSourceNode: AVAudioMixingNode, @unchecked Sendable {
 public typealias AVAudioSinkNodeReceiverBlock = (
     _ timestamp: UnsafePointer<AudioTimeStamp>, _ frameCount: AVAudioFrameCount, _ inputData: UnsafePointer<AudioBufferList>
 ) -> OSStatus
+
+/// Apple's `AVAudioSinkNode` (SPEC EN4): the app's receiver block, called on the render thread
+/// with each cycle's frames of what is connected into it (the input node, as real apps connect
+/// it), deinterleaved 32-bit float. As on iOS, the block must not allocate, lock or wait.
+open class AVAudioSinkNode: AVAudioNode, @unchecked Sendable {
+    public init(receiverBlock block: @escaping AVAudioSinkNodeReceiverBlock) {
+        let state = ReceiveState(block: block)
+        super.init(
+            kernel: SinkKernel { samples, frames, sampleTime in
+                state.receive(samples, frames: frames, sampleTime: sampleTime)
+            })
+    }
+
+    override open var numberOfOutputs: Int { 0 }
+
+    private final class ReceiveState: @unchecked Sendable {
+        let block: AVAudioSinkNodeReceiverBlock
+        var list: UnsafeMutableAudioBufferListPointer?
+        var listChannels = 0
+        var stamp = AudioTimeStamp()
+
+        init(block: @escaping AVAudioSinkNodeReceiverBlock) { self.block = block }
+
+        deinit { if let list { free(list.unsafeMutablePointer) } }
+
+        func receive(_ samples: SampleBlock, frames: Int, sampleTime: Int64) {
+            if list == nil || listChannels != samples.channels {
+                if let list { free(list.unsafeMutablePointer) }  // once per format, not per cycle
+                list = AudioBufferList.allocate(maximumBuffers: samples.channels)
+                listChannels = samples.channels
+            }
+            guard let list else { return }
+            for channel in 0..<samples.channels {
+                list[channel] = AudioBuffer(
+                    mNumberChannels: 1, mDataByteSize: UInt32(frames * MemoryLayout<Float>.size),
+                    mData: UnsafeMutableRawPointer(samples.channel(channel)))
+            }
+            stamp = AudioTimeStamp(
+                mSampleTime: Double(sampleTime), mHostTime: DispatchTime.now().uptimeNanoseconds, mRateScalar: 1,
+                mFlags: .sampleHostTimeValid)
+            _ = block(&stamp, AVAudioFrameCount(frames), list.unsafePointer)
+        }
+    }
+}

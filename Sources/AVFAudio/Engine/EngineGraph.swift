@@ -63,6 +63,7 @@ struct EngineGraph {
     /// connection that connection's; else its own.
     func processingFormat(of node: AVAudioNode) -> AVAudioFormat {
         if node is AVAudioOutputNode { return hardwareOutput }
+        if node is AVAudioSinkNode { return inputFormat(of: node, bus: 0) }
         return outputFormat(of: node, bus: 0)
     }
 
@@ -123,30 +124,48 @@ struct EngineGraph {
         return nil
     }
 
-    /// The render plan for the graph as it is: the output node's chain, pulled from the output.
+    /// The render plan for the graph as it is: the output node's chain, pulled from the output,
+    /// and beside it what does not reach the output but must render (a tapped node of the input's
+    /// chain, a sink node). One step per node, whichever chain reaches it first.
     func compile(capacity: Int) throws(MediaError) -> RenderPlan {
-        var kernels = nodes.values.map(\.kernel)
-        guard let outputNode, connection(into: outputNode, bus: 0) != nil else {
-            return RenderPlan(root: nil, kernels: kernels)
+        var steps: [ObjectIdentifier: RenderStep] = [:]
+        var root: RenderStep?
+        if let outputNode, connection(into: outputNode, bus: 0) != nil {
+            root = try step(for: outputNode, capacity: capacity, &steps)
         }
-        let root = try step(for: outputNode, capacity: capacity)
-        kernels.append(outputNode.kernel)
-        return RenderPlan(root: root, kernels: kernels)
+        var sideRoots: [RenderStep] = []
+        let reachesOutput = Set(steps.keys)
+        let tapped = Set(taps.keys.map(\.node))
+        for node in nodes.values where !reachesOutput.contains(ObjectIdentifier(node)) {
+            let sink = node is AVAudioSinkNode && connection(into: node, bus: 0) != nil
+            guard sink || tapped.contains(ObjectIdentifier(node)) else { continue }
+            guard !(node is AVAudioInputNode) || hardwareInput != nil else { continue }
+            sideRoots.append(try step(for: node, capacity: capacity, &steps))
+        }
+        return RenderPlan(root: root, sideRoots: sideRoots, kernels: nodes.values.map(\.kernel))
     }
 
-    private func step(for node: AVAudioNode, capacity: Int) throws(MediaError) -> RenderStep {
+    private func step(
+        for node: AVAudioNode, capacity: Int, _ steps: inout [ObjectIdentifier: RenderStep]
+    ) throws(MediaError)
+        -> RenderStep
+    {
+        if let made = steps[ObjectIdentifier(node)] { return made }
         let format = processingFormat(of: node)
         var links: [RenderLink] = []
         for connection in connections.filter({ $0.destination === node }).sorted(by: { $0.destinationBus < $1.destinationBus }) {
-            let source = try step(for: connection.source, capacity: capacity)
+            let source = try step(for: connection.source, capacity: capacity, &steps)
             let mixing = (connection.source as? AVAudioMixingNode)?.mixing ?? MixingParameters()
             links.append(
                 try RenderLink(
                     source: source, bus: connection.destinationBus, toRate: format.sampleRate, mixing: mixing, capacity: capacity)
             )
         }
-        return RenderStep(
-            name: node.nodeName, kernel: node.kernel, channels: Int(format.channelCount), sampleRate: format.sampleRate,
-            capacity: capacity, inputs: links, tap: taps[TapKey(node: ObjectIdentifier(node), bus: 0)]?.recorder)
+        let made = RenderStep(
+            name: node.nodeName, kernel: node.kernel, channels: max(1, Int(format.channelCount)),
+            sampleRate: format.sampleRate > 0 ? format.sampleRate : 48_000, capacity: capacity, inputs: links,
+            tap: taps[TapKey(node: ObjectIdentifier(node), bus: 0)]?.recorder)
+        steps[ObjectIdentifier(node)] = made
+        return made
     }
 }

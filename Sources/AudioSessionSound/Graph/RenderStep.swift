@@ -42,6 +42,8 @@ package final class RenderStep: @unchecked Sendable {
     package let output: SampleBlock
     package let inputs: [RenderLink]
     package let tap: TapRecorder?
+    private var renderedCycle: UInt64 = .max
+    private var renderedFrames = 0
 
     package init(
         name: String, kernel: RenderKernel, channels: Int, sampleRate: Double, capacity: Int, inputs: [RenderLink],
@@ -56,12 +58,16 @@ package final class RenderStep: @unchecked Sendable {
         self.tap = tap
     }
 
-    /// Renders this node's next `frames` frames (and hands them to its tap).
+    /// Renders this node's next `frames` frames (and hands them to its tap). A node pulled twice
+    /// in one slice (the input node feeding the mixer and tapped too) renders once; a converter's
+    /// pulls (chunks of its own) are never taken for a repeat (`once: false`).
     @discardableResult
-    package func pull(_ frames: Int, _ context: RenderContext) -> SampleBlock {
+    package func pull(_ frames: Int, _ context: RenderContext, once: Bool = true) -> SampleBlock {
         let frames = min(frames, output.capacity)
+        if once, renderedCycle == context.slice, renderedFrames == frames { return output }
         kernel.render(frames: frames, step: self, context: context)
         tap?.record(output, frames: frames)
+        if once { (renderedCycle, renderedFrames) = (context.slice, frames) }
         return output
     }
 }
@@ -87,7 +93,7 @@ package final class RenderLink: @unchecked Sendable {
             let context = context
             converter.source = { [source] block, count in
                 guard let renderContext = context.value else { return block.clear(count) }
-                let rendered = source.pull(count, renderContext)
+                let rendered = source.pull(count, renderContext, once: false)
                 for channel in 0..<block.channels {
                     block.channel(channel).update(from: rendered.channel(channel), count: min(count, rendered.frames))
                 }
@@ -118,6 +124,8 @@ package final class RenderContext: @unchecked Sendable {
     package let events: SingleProducerRing<RenderEvent>
     /// The output's sample time at this cycle's first frame.
     package var sampleTime: Int64 = 0
+    /// Which slice is being rendered (a node renders once per slice).
+    package var slice: UInt64 = 0
 
     package init(capacity: Int = 4096) { events = SingleProducerRing(capacity: capacity) }
 }
