@@ -148,3 +148,48 @@ extension RateConverter {
 
     private final class Counter: @unchecked Sendable { var value = 0 }
 }
+
+/// The same converter, pushed: input given as it comes (interleaved), output taken as it is made
+/// — for AVAudioConverter's input block, which may have data now, later or never again.
+package final class PushedRateConverter: @unchecked Sendable {
+    package let channels: Int
+    package let ratio: Double
+    private let state: OpaquePointer
+
+    /// - Throws: libsamplerate's error, in words.
+    package init(
+        channels: Int, from inputRate: Double, to outputRate: Double, quality: RateConverter.Quality = .medium
+    )
+        throws(MediaError)
+    {
+        var error: Int32 = 0
+        guard let made = src_new(quality.converterType, Int32(channels), &error), error == 0 else {
+            throw MediaError("the sample-rate converter could not be made: \(String(cString: src_strerror(error)))")
+        }
+        self.channels = channels
+        ratio = outputRate / inputRate
+        state = made
+    }
+
+    deinit { src_delete(state) }
+
+    /// Converts what `input` holds (interleaved) into `output`'s room: (input frames used, output
+    /// frames made). With `ending`, what the converter still holds comes out too.
+    package func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, ending: Bool
+    ) -> (
+        used: Int, made: Int
+    ) {
+        var data = SRC_DATA()
+        data.data_in = input.baseAddress
+        data.input_frames = input.count / channels
+        data.data_out = output.baseAddress
+        data.output_frames = output.count / channels
+        data.end_of_input = ending ? 1 : 0
+        data.src_ratio = ratio
+        guard src_process(state, &data) == 0 else { return (0, 0) }
+        return (Int(data.input_frames_used), Int(data.output_frames_gen))
+    }
+
+    package func reset() { src_reset(state) }
+}
