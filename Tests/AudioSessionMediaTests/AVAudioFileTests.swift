@@ -152,4 +152,67 @@ struct AVAudioFileTests {
         #expect(Int(back.frameLength) == samples.count)
         #expect((0..<samples.count).allSatisfy { back.floatChannelData![0][$0] == samples[$0] }, "the same samples")
     }
+
+    @Test(
+        "EN4: scheduleFile plays a 3-second file whole, decoded as it plays, then a buffer scheduled after it; scheduleSegment plays its part; each handler once, in order"
+    )
+    func scheduleFileAndSegment() throws {
+        let fixture = try MediaFixture()
+        defer { fixture.remove() }
+        let session = AVAudioSession(wrapping: fixture.session("engine.file"))
+        try session.setCategory(.playback)
+        let engine = AVAudioEngine(session: session, endpoint: fixture.endpoint)
+        let file = try AVAudioFile(forReading: URL(fileURLWithPath: try fixture.tone(seconds: 3, amplitude: 0.5)))
+        let player = AVAudioPlayerNode()
+        engine.attach(player)
+        engine.connect(player, to: engine.mainMixerNode, format: file.processingFormat)
+        let order = Mutex<[String]>([])
+        player.scheduleFile(file, at: nil) { order.withLock { $0.append("file") } }
+        player.scheduleSegment(file, startingFrame: 48_000, frameCount: 24_000, at: nil) {
+            order.withLock { $0.append("segment") }
+        }
+        player.scheduleBuffer(AVAudioEngineTests.sine(440, amplitude: 0.5, seconds: 0.25)) {
+            order.withLock { $0.append("buffer") }
+        }
+        try engine.start()
+        player.play()
+        #expect(eventually(8) { order.withLock { $0.count } == 3 })
+        Thread.sleep(forTimeInterval: 0.1)
+        engine.stop()
+        #expect(order.withLock { $0 } == ["file", "segment", "buffer"])
+        #expect(file.framePosition == 0, "the app's AVAudioFile keeps its position")
+        let rendered = try fixture.rendered("engine.file", port: "built-in-speaker")
+        // From the first sound to the last: every frame of the three, once, without a gap.
+        let first = rendered.samples.firstIndex { abs($0) > 0.001 } ?? 0
+        let last = rendered.samples.lastIndex { abs($0) > 0.001 } ?? 0
+        #expect(abs(last - first + 1 - 180_000) < 50, "\(last - first + 1) frames of 180000")
+        let longestQuiet = rendered.samples[first...last].split { abs($0) > 0.001 }.map(\.count).max() ?? 0
+        #expect(longestQuiet < 5, "no gap: \(longestQuiet) quiet frames in a row")
+    }
+
+    @Test("EN4: stop() drops a file still being fed and calls its handler once; nothing of it plays after")
+    func stopDropsAFile() throws {
+        let fixture = try MediaFixture()
+        defer { fixture.remove() }
+        let session = AVAudioSession(wrapping: fixture.session("engine.file.stop"))
+        try session.setCategory(.playback)
+        let engine = AVAudioEngine(session: session, endpoint: fixture.endpoint)
+        let file = try AVAudioFile(forReading: URL(fileURLWithPath: try fixture.tone(seconds: 10, amplitude: 0.5)))
+        let player = AVAudioPlayerNode()
+        engine.attach(player)
+        engine.connect(player, to: engine.mainMixerNode, format: file.processingFormat)
+        let calls = Mutex(0)
+        player.scheduleFile(file, at: nil) { calls.withLock { $0 += 1 } }
+        try engine.start()
+        player.play()
+        Thread.sleep(forTimeInterval: 0.3)
+        player.stop()
+        #expect(eventually { calls.withLock { $0 } == 1 })
+        let frames = try fixture.rendered("engine.file.stop", port: "built-in-speaker").samples.filter { abs($0) > 0.001 }.count
+        Thread.sleep(forTimeInterval: 0.3)
+        engine.stop()
+        #expect(calls.withLock { $0 } == 1)
+        let after = try fixture.rendered("engine.file.stop", port: "built-in-speaker").samples.filter { abs($0) > 0.001 }.count
+        #expect(after - frames < 2_400, "nothing after the stop: \(frames) then \(after)")
+    }
 }

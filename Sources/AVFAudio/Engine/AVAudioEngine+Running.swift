@@ -157,7 +157,7 @@ extension AVAudioEngine {
             return graph.nodes.values.compactMap { $0 as? AVAudioPlayerNode }.filter(\.isPlayingNow)
         }
         for player in players { player.setPlaying(false) }
-        withGraph { _ in pausedByInterruption += players }
+        locked { pausedByInterruption += players }
         stopRendering()
         deliverEvents()
     }
@@ -204,68 +204,11 @@ extension AVAudioEngine {
 
     /// EN8: only while stopped.
     func setVoiceProcessing(_ enabled: Bool) throws {
-        try withGraph { _ in
+        try locked {
             guard !running else {
                 throw Self.error(-10_851, "setVoiceProcessingEnabled while the engine runs: stop it first")
             }
             voiceProcessing = enabled
-        }
-    }
-
-    // MARK: Commands and what comes back
-
-    /// A scheduled segment sent to a player's render side; its handler kept by token.
-    func schedule(
-        on node: AVAudioPlayerNode, block: SampleBlock, loops: Bool, interrupts: Bool, atLoop: Bool, at: Int64?,
-        type: AVAudioPlayerNodeCompletionCallbackType, handler: AVAudioPlayerNodeCompletionHandler?
-    ) {
-        let token = withGraph { _ -> Int in
-            nextToken += 1
-            completions[nextToken] = (type, handler)
-            return nextToken
-        }
-        send(
-            .schedule(
-                .init(block: block, start: 0, end: block.frames, loops: loops, token: token, at: at), interrupts: interrupts,
-                atLoop: atLoop),
-            to: node)
-    }
-
-    /// Sends a command to a player; while no render thread runs, the control side takes it itself.
-    func send(_ command: PlayerKernel.Command, to node: AVAudioPlayerNode) {
-        let stopped = withGraph { _ -> Bool in
-            if !node.player.send(command) {
-                AVAudioNode.report("\(node.nodeName): over 1,024 commands wait; this one is dropped")
-            }
-            if !running { node.player.takeCommands(context) }
-            return !running
-        }
-        if stopped { deliverEvents() }
-    }
-
-    /// Calls the handlers of what the render side finished (on the caller's thread, outside the lock).
-    func deliverEvents() {
-        var due: [(AVAudioPlayerNodeCompletionCallbackType, AVAudioPlayerNodeCompletionHandler)] = []
-        let latency = withGraph { _ -> Double in
-            while let event = context.events.pop() {
-                switch event {
-                case .segmentDone(let token, _):
-                    if let entry = completions.removeValue(forKey: token), let handler = entry.handler {
-                        due.append((entry.type, handler))
-                    }
-                }
-            }
-            return loop?.bufferedSeconds ?? 0
-        }
-        for (type, handler) in due {
-            if type == .dataPlayedBack && latency > 0 {
-                // Apple's handlers are not @Sendable (iOS code captures its own state in them);
-                // the engine calls each once, on its messenger thread.
-                let later = UncheckedHandler(call: handler)
-                messengerQueue.asyncAfter(deadline: .now() + latency) { later.call(type) }
-            } else {
-                handler(type)
-            }
         }
     }
 
@@ -280,6 +223,7 @@ extension AVAudioEngine {
 
     private func messengerTick() {
         deliverEvents()
+        feedFiles()
         let (taps, loop) = withGraph { graph in (Array(graph.taps.values), self.loop) }
         for tap in taps {
             while let (samples, sampleTime) = tap.recorder.next() {
@@ -298,7 +242,7 @@ extension AVAudioEngine {
         }
         guard let loop else { return }
         if AVAudioTime.now - lastTargetRead > 20_000_000 { readTarget(of: loop) }
-        withGraph { _ in loop.collect() }
+        locked { loop.collect() }
     }
 
     /// The simulated device only: the session's gain and output port, for the render thread.
@@ -345,9 +289,4 @@ extension AVAudioEngine {
     }
 
     static let messengerKey = DispatchSpecificKey<Bool>()
-}
-
-/// A handler of the app's, called once on the engine's messenger thread.
-private struct UncheckedHandler: @unchecked Sendable {
-    let call: AVAudioPlayerNodeCompletionHandler
 }

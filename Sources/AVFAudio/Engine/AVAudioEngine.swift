@@ -36,7 +36,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     var voiceProcessing = false
     /// Player nodes an interruption paused (EN6): `start()` plays them on.
     var pausedByInterruption: [AVAudioPlayerNode] = []
-    var completions: [Int: (type: AVAudioPlayerNodeCompletionCallbackType, handler: AVAudioPlayerNodeCompletionHandler?)] = [:]
+    var completions: [Int: Completion] = [:]
     var nextToken = 0
     var pendingGraphError: String?
     var messenger: (any DispatchSourceTimer)?
@@ -70,6 +70,14 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         if let notificationToken { session.removeNotificationHandler(notificationToken) }
         stopRendering()
         simulatedOutput?.output.close()
+    }
+
+    /// Runs `body` under the engine's lock without the graph (so it may be called from inside
+    /// `withGraph`, which holds the graph for its whole body).
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 
     /// Runs `body` on the graph under the engine's lock.
@@ -175,7 +183,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         }
         if let problem {
             AVAudioNode.report("connect: \(problem)")
-            withGraph { _ in pendingGraphError = problem }
+            locked { pendingGraphError = problem }
             return
         }
         recompile()
@@ -203,7 +211,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     // MARK: Running
 
-    open var isRunning: Bool { withGraph { _ in running } }
+    open var isRunning: Bool { locked { running } }
 
     /// Makes what `start()` needs ahead of time (here: checks the graph compiles).
     open func prepare() { _ = try? withGraph { graph in try graph.compile(capacity: graph.capacity) } }
@@ -233,7 +241,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     }
 
     /// Seconds written to the output and not heard yet.
-    var outputPresentationLatency: TimeInterval { withGraph { _ in loop?.bufferedSeconds ?? 0 } }
+    var outputPresentationLatency: TimeInterval { locked { loop?.bufferedSeconds ?? 0 } }
 
     /// An NSError in `NSOSStatusErrorDomain` with a code and what and why.
     static func error(_ code: Int, _ description: String) -> NSError {

@@ -32,6 +32,8 @@ public typealias AVAudioPlayerNodeCompletionHandler = (AVAudioPlayerNodeCompleti
 /// drops what is scheduled and calls its handlers; `pause()` keeps it.
 open class AVAudioPlayerNode: AVAudioMixingNode, @unchecked Sendable {
     let player: PlayerKernel
+    /// What waits to be sent to the render side (the engine's lock).
+    let feed = PlayerFeed()
     private var playing = false  // the engine's lock
 
     public init() {
@@ -43,7 +45,7 @@ open class AVAudioPlayerNode: AVAudioMixingNode, @unchecked Sendable {
     override open var numberOfInputs: Int { 0 }
 
     /// Whether it plays (after `play()`, until `pause()` or `stop()`).
-    open var isPlaying: Bool { engine?.withGraph { _ in playing } ?? false }
+    open var isPlaying: Bool { engine?.locked { playing } ?? false }
 
     open func scheduleBuffer(_ buffer: AVAudioPCMBuffer, completionHandler: AVAudioNodeCompletionHandler? = nil) {
         schedule(buffer, at: nil, options: [], type: .dataConsumed, Self.ignoringType(completionHandler))
@@ -116,6 +118,68 @@ open class AVAudioPlayerNode: AVAudioMixingNode, @unchecked Sendable {
             atLoop: options.contains(.interruptsAtLoop), at: at, type: type, handler: handler)
     }
 
+    /// Schedules a whole file, decoded as it plays (a few seconds ahead, never the whole file).
+    open func scheduleFile(_ file: AVAudioFile, at when: AVAudioTime?, completionHandler: AVAudioNodeCompletionHandler? = nil) {
+        scheduleSegment(
+            file, startingFrame: 0, frameCount: AVAudioFrameCount(clamping: file.length), at: when,
+            completionHandler: completionHandler)
+    }
+
+    open func scheduleFile(
+        _ file: AVAudioFile, at when: AVAudioTime?, completionCallbackType callbackType: AVAudioPlayerNodeCompletionCallbackType,
+        completionHandler: AVAudioPlayerNodeCompletionHandler? = nil
+    ) {
+        scheduleSegment(
+            file, startingFrame: 0, frameCount: AVAudioFrameCount(clamping: file.length), at: when,
+            completionCallbackType: callbackType,
+            completionHandler: completionHandler)
+    }
+
+    /// Schedules `frameCount` frames of a file from `startingFrame`, decoded as it plays.
+    open func scheduleSegment(
+        _ file: AVAudioFile, startingFrame: AVAudioFramePosition, frameCount numberFrames: AVAudioFrameCount,
+        at when: AVAudioTime?,
+        completionHandler: AVAudioNodeCompletionHandler? = nil
+    ) {
+        scheduleSegment(
+            file, startingFrame: startingFrame, frameCount: numberFrames, at: when, completionCallbackType: .dataConsumed,
+            completionHandler: Self.ignoringType(completionHandler))
+    }
+
+    /// The file's own reader (the app's `AVAudioFile` keeps its position); a file in another rate
+    /// or channel count than the node's output, or a detached node, is said and its handler called.
+    open func scheduleSegment(
+        _ file: AVAudioFile, startingFrame: AVAudioFramePosition, frameCount numberFrames: AVAudioFrameCount,
+        at when: AVAudioTime?,
+        completionCallbackType callbackType: AVAudioPlayerNodeCompletionCallbackType,
+        completionHandler: AVAudioPlayerNodeCompletionHandler? = nil
+    ) {
+        guard let engine else {
+            Self.report("scheduleFile on \(nodeName): the player node is not attached to an engine")
+            completionHandler?(callbackType)
+            return
+        }
+        let format = outputFormat(forBus: 0)
+        guard file.processingFormat.sampleRate == format.sampleRate, file.processingFormat.channelCount == format.channelCount
+        else {
+            Self.report("scheduleFile on \(nodeName): the file is \(file.processingFormat), the node's output \(format)")
+            completionHandler?(callbackType)
+            return
+        }
+        let reader: SoundFileReader
+        do { reader = try SoundFileReader(path: file.url.path) } catch {
+            Self.report("scheduleFile on \(nodeName): \(error.description)")
+            completionHandler?(callbackType)
+            return
+        }
+        let start = Int(max(0, min(startingFrame, AVAudioFramePosition(reader.frames))))
+        reader.seek(to: start)
+        let end = min(reader.frames, start + Int(numberFrames))
+        let token = engine.newToken(type: callbackType, handler: completionHandler, player: self, frames: 0)
+        let at = when.flatMap { $0.isSampleTimeValid ? $0.sampleTime : nil }
+        engine.schedule(on: self, file: PlayerFeed.FileItem(reader: reader, start: start, end: end, at: at, token: token))
+    }
+
     /// Starts playing what is scheduled (and what will be), when the engine runs.
     open func play() { setPlaying(true) }
 
@@ -128,7 +192,7 @@ open class AVAudioPlayerNode: AVAudioMixingNode, @unchecked Sendable {
     /// Stops playing and drops everything scheduled, calling each completion handler.
     open func stop() {
         guard let engine else { return }
-        engine.withGraph { _ in playing = false }
+        engine.locked { playing = false }
         engine.send(.stop, to: self)
     }
 
@@ -138,7 +202,7 @@ open class AVAudioPlayerNode: AVAudioMixingNode, @unchecked Sendable {
         guard let engine else {
             return Self.report("play/pause on \(nodeName): the player node is not attached to an engine")
         }
-        engine.withGraph { _ in playing = value }
+        engine.locked { playing = value }
         engine.send(value ? .play : .pause, to: self)
     }
 
