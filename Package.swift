@@ -160,9 +160,11 @@ let package = Package(
         // queues, units and system sounds (SO4–SO6) play through it too.
         // libsamplerate (Debian: libsamplerate0-dev): the one sample-rate converter (ARCHITECTURE rev. 6).
         .systemLibrary(name: "CSampleRate"),
+        // SoundTouch's C interface (Debian: libsoundtouch-dev): AVAudioUnitTimePitch's time-stretcher.
+        .systemLibrary(name: "CSoundTouch"),
         // The engine's render graph lives here too (SPEC §20: the render thread, its plan, the kernels).
         .target(
-            name: "AudioSessionSound", dependencies: ["CSndFile", "CPulse", "PulseClient", "CSampleRate"],
+            name: "AudioSessionSound", dependencies: ["CSndFile", "CPulse", "PulseClient", "CSampleRate", "CSoundTouch"],
             swiftSettings: strict),
         .target(
             name: "AudioSessionMedia",

@@ -140,7 +140,9 @@ struct EngineGraph {
             let sink = node is AVAudioSinkNode && connection(into: node, bus: 0) != nil
             guard sink || tapped.contains(ObjectIdentifier(node)) else { continue }
             guard !(node is AVAudioInputNode) || hardwareInput != nil else { continue }
-            sideRoots.append(try step(for: node, capacity: capacity, &steps))
+            let side = try step(for: node, capacity: capacity, &steps)
+            side.consumers += 1
+            sideRoots.append(side)
         }
         return RenderPlan(root: root, sideRoots: sideRoots, kernels: nodes.values.map(\.kernel))
     }
@@ -161,7 +163,7 @@ struct EngineGraph {
                     source: source, bus: connection.destinationBus, toRate: format.sampleRate, mixing: mixing, capacity: capacity)
             )
         }
-        let made = RenderStep(
+        let made = try RenderStep(
             name: node.nodeName, kernel: node.kernel, channels: max(1, Int(format.channelCount)),
             sampleRate: format.sampleRate > 0 ? format.sampleRate : 48_000, capacity: capacity, inputs: links,
             tap: taps[TapKey(node: ObjectIdentifier(node), bus: 0)]?.recorder)

@@ -33,6 +33,9 @@ package final class RateConverter: @unchecked Sendable {
     }
     private let state: OpaquePointer
     private let feeder: Feeder
+    /// Output frames per input frame: the rates' ratio, or another set by the render thread
+    /// (AVAudioUnitVarispeed changes it from cycle to cycle).
+    package var ratio: Double
     private let interleavedOutput: UnsafeMutablePointer<Float>
     private let maximumFrames: Int
 
@@ -58,6 +61,7 @@ package final class RateConverter: @unchecked Sendable {
         }
         self.feeder = feeder
         state = made
+        ratio = outputRate / inputRate
         interleavedOutput = .allocate(capacity: max(1, maximumFrames * channels))
     }
 
@@ -71,7 +75,7 @@ package final class RateConverter: @unchecked Sendable {
         let frames = min(frames, maximumFrames, block.capacity)
         var done = 0
         while done < frames {
-            let got = src_callback_read(state, outputRate / inputRate, frames - done, interleavedOutput + done * channels)
+            let got = src_callback_read(state, ratio, frames - done, interleavedOutput + done * channels)
             if got <= 0 { break }
             done += got
         }

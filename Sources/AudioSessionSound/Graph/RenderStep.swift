@@ -14,6 +14,9 @@ package class RenderKernel: @unchecked Sendable {
     /// On the render thread (or the control side while no render thread runs): commands sent by
     /// the control side since the last cycle.
     package func takeCommands(_ context: RenderContext) {}
+    /// On the control side, when a plan is compiled: what this node needs for that plan's format
+    /// (a time-stretcher, scratch buffers), made here so the render thread never makes it.
+    package func makeState(channels: Int, sampleRate: Double, capacity: Int) throws(MediaError) -> AnyObject? { nil }
 }
 
 /// A source's volume and pan where it enters a mixer (`AVAudioMixing`), written by the control
@@ -42,13 +45,17 @@ package final class RenderStep: @unchecked Sendable {
     package let output: SampleBlock
     package let inputs: [RenderLink]
     package let tap: TapRecorder?
+    /// The kernel's own state for this plan (`makeState`).
+    package let state: AnyObject?
     private var renderedCycle: UInt64 = .max
     private var renderedFrames = 0
 
+    /// - Throws: when the kernel's state cannot be made.
     package init(
         name: String, kernel: RenderKernel, channels: Int, sampleRate: Double, capacity: Int, inputs: [RenderLink],
         tap: TapRecorder?
-    ) {
+    ) throws(MediaError) {
+        state = try kernel.makeState(channels: channels, sampleRate: sampleRate, capacity: capacity)
         self.name = name
         self.kernel = kernel
         self.channels = channels
@@ -58,16 +65,21 @@ package final class RenderStep: @unchecked Sendable {
         self.tap = tap
     }
 
-    /// Renders this node's next `frames` frames (and hands them to its tap). A node pulled twice
-    /// in one slice (the input node feeding the mixer and tapped too) renders once; a converter's
-    /// pulls (chunks of its own) are never taken for a repeat (`once: false`).
+    /// How many pull it: its links and, for a side root, the render loop (set while compiling).
+    package var consumers = 0
+
+    /// Renders this node's next `frames` frames (and hands them to its tap). A node with more than
+    /// one consumer (the input node feeding the mixer and tapped too) renders once per slice and
+    /// each consumer gets the same frames; a node with one consumer renders at each pull (a time
+    /// effect or a converter pulls its input in pieces of its own).
     @discardableResult
-    package func pull(_ frames: Int, _ context: RenderContext, once: Bool = true) -> SampleBlock {
+    package func pull(_ frames: Int, _ context: RenderContext) -> SampleBlock {
         let frames = min(frames, output.capacity)
-        if once, renderedCycle == context.slice, renderedFrames == frames { return output }
+        let shared = consumers > 1
+        if shared, renderedCycle == context.slice, renderedFrames == frames { return output }
         kernel.render(frames: frames, step: self, context: context)
         tap?.record(output, frames: frames)
-        if once { (renderedCycle, renderedFrames) = (context.slice, frames) }
+        if shared { (renderedCycle, renderedFrames) = (context.slice, frames) }
         return output
     }
 }
@@ -87,13 +99,14 @@ package final class RenderLink: @unchecked Sendable {
         self.source = source
         self.bus = bus
         self.mixing = mixing
+        source.consumers += 1
         if source.sampleRate != rate {
             let converter = try RateConverter(
                 channels: source.channels, from: source.sampleRate, to: rate, maximumFrames: capacity)
             let context = context
             converter.source = { [source] block, count in
                 guard let renderContext = context.value else { return block.clear(count) }
-                let rendered = source.pull(count, renderContext, once: false)
+                let rendered = source.pull(count, renderContext)
                 for channel in 0..<block.channels {
                     block.channel(channel).update(from: rendered.channel(channel), count: min(count, rendered.frames))
                 }
