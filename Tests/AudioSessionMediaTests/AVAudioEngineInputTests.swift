@@ -102,4 +102,66 @@ struct AVAudioEngineInputTests {
         engine.stop()
         #expect(abs(received.withLock { $0.peak } - 0.25) < 0.01, "\(received.withLock { $0 })")
     }
+
+    @Test(
+        "EN7: a Bluetooth HFP headset (16 kHz) under running engines: AVAudioEngineConfigurationChange off the main queue, both stopped; the output-only graph started again plays on; the input chain in the old format throws at start() naming both formats, and after reconnecting records again"
+    )
+    func configurationChange() throws {
+        let fixture = try MediaFixture()
+        defer { fixture.remove() }
+        let session = AVAudioSession(wrapping: fixture.session("engine.hfp"))
+        try session.setCategory(.playAndRecord, options: [.allowBluetooth, .mixWithOthers])
+        let player = AVAudioEngine(session: session, endpoint: fixture.endpoint)
+        let node = AVAudioPlayerNode()
+        player.attach(node)
+        let buffer = AVAudioEngineTests.sine(440, amplitude: 0.5, seconds: 0.5)
+        player.connect(node, to: player.mainMixerNode, format: buffer.format)
+        node.scheduleBuffer(buffer, at: nil, options: .loops)
+        let recorder = AVAudioEngine(session: session, endpoint: fixture.endpoint)
+        let mixer = AVAudioMixerNode()
+        recorder.attach(mixer)
+        recorder.connect(recorder.inputNode, to: mixer, format: recorder.inputNode.outputFormat(forBus: 0))
+        let heard = Heard()
+        mixer.installTap(onBus: 0, bufferSize: 1_600, format: nil) { buffer, time in heard.add(buffer, time) }
+        let changes = Mutex<[(engine: ObjectIdentifier, main: Bool)]>([])
+        let observer = NotificationCenter.default.addObserver(forName: .AVAudioEngineConfigurationChange, object: nil, queue: nil)
+        {
+            note in
+            guard let engine = note.object as? AVAudioEngine else { return }
+            changes.withLock { $0.append((ObjectIdentifier(engine), Thread.isMainThread)) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try player.start()
+        node.play()
+        try recorder.start()
+        #expect(eventually { heard.count >= 3 })
+        #expect(recorder.inputNode.outputFormat(forBus: 0).sampleRate == 48_000)
+
+        fixture.system(.plug(.bluetoothHFP, uid: "hfp"))
+        #expect(eventually { changes.withLock { $0.count } == 2 }, "\(changes.withLock { $0.count }) changes posted")
+        #expect(changes.withLock { $0 }.allSatisfy { !$0.main }, "off the main queue")
+        #expect(!player.isRunning && !recorder.isRunning, "both stopped")
+        #expect(session.sampleRate == 16_000, "\(session.sampleRate)")
+
+        // Output only: started again, it plays on (the output node converts).
+        try player.start()
+        #expect(player.isRunning && node.isPlaying)
+        #expect(eventually { ((try? fixture.rendered("engine.hfp", port: "hfp"))?.frames ?? 0) > 3_200 }, "heard on the headset")
+        player.stop()
+
+        // The input chain in the old format: start() throws, naming both formats.
+        var message = ""
+        do { try recorder.start() } catch { message = (error as NSError).localizedDescription }
+        #expect(message.contains("48000") && message.contains("16000"), "\(message)")
+        #expect(!recorder.isRunning)
+        recorder.connect(recorder.inputNode, to: mixer, format: recorder.inputNode.outputFormat(forBus: 0))
+        let before = heard.count
+        try recorder.start()
+        #expect(eventually { heard.count >= before + 3 }, "records again")
+        recorder.stop()
+        let rendered = try fixture.rendered("engine.hfp", port: "hfp")
+        #expect(
+            rendered.sampleRate == 16_000 && abs(AVAudioEngineTests.frequency(rendered) - 440) < 3,
+            "\(rendered.sampleRate) Hz file")
+    }
 }

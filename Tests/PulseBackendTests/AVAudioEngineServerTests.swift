@@ -85,7 +85,8 @@ struct AVAudioEngineServerTests {
         // EN5: stopped, nothing is left on the server; the session's output stopped.
         engine.stop()
         #expect(eventually { (try? pulse.ownStream(of: "engine")) == nil }, "\(kind): no stream left")
-        #expect(monitor.level(over: 0.3) < -60)
+        // (The monitor's own latency may still carry the last moment: silence follows.)
+        #expect(eventually(within: 3) { monitor.level(over: 0.2) < -60 }, "\(kind): silent after stop()")
         #expect(arbiter.engine.invariantViolations.isEmpty)
     }
 

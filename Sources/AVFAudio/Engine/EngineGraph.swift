@@ -46,8 +46,11 @@ struct EngineGraph {
         connections.first { $0.source === node && $0.sourceBus == bus }
     }
 
-    /// What leaves a node's bus: its connection's format, else what the node is by itself.
+    /// What leaves a node's bus: its connection's format, else what the node is by itself. The
+    /// input node's is always the hardware's (it does not convert, EN3): after a configuration
+    /// change it says the new format, which the app connects with again (EN7).
     func outputFormat(of node: AVAudioNode, bus: AVAudioNodeBus) -> AVAudioFormat {
+        if node is AVAudioInputNode { return naturalFormat(of: node) }
         if let connection = connection(from: node, bus: bus) { return connection.format }
         return naturalFormat(of: node)
     }
