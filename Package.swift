@@ -245,6 +245,7 @@ let package = Package(
             name: "pulse-bench",
             dependencies: [
                 "PulseBackend", "PulseClient", "CPulse", "AudioSession", "AudioSessionMedia", "AudioSessionRuntime",
+                "AudioSessionSound",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/pulse-bench", swiftSettings: strict),

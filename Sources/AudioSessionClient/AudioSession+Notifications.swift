@@ -30,9 +30,23 @@ extension AudioSession {
         }
     }
 
+    /// A sound object's handler (an engine, a player): called before every other handler and
+    /// the NotificationCenter posts, so that what the notification says has happened to the
+    /// object (an engine stopped by an interruption, EN6) when the app's observers hear it.
+    package func addSoundObjectHandler(_ handler: @escaping @Sendable (SessionNotification) -> Void) -> NotificationHandlerToken {
+        state.withLock { state in
+            state.nextToken += 1
+            state.soundObjectHandlers.append((state.nextToken, handler))
+            return NotificationHandlerToken(rawValue: state.nextToken)
+        }
+    }
+
     /// The handler is not called again (once any call under way returns).
     public func removeNotificationHandler(_ token: NotificationHandlerToken) {
-        state.withLock { $0.handlers.removeAll { $0.token == token.rawValue } }
+        state.withLock { state in
+            state.handlers.removeAll { $0.token == token.rawValue }
+            state.soundObjectHandlers.removeAll { $0.token == token.rawValue }
+        }
     }
 
     /// Runs on `eventQueue`, in arrival order.
@@ -61,7 +75,7 @@ extension AudioSession {
                 waiters = Array(state.permissionWaiters.values)
                 state.permissionWaiters.removeAll()
             }
-            return (state.handlers, Array(state.streams.values), waiters, state.callsPoster)
+            return (state.soundObjectHandlers + state.handlers, Array(state.streams.values), waiters, state.callsPoster)
         }
         for (_, handler) in handlers { handler(notification) }
         for stream in streams { stream.yield(notification) }

@@ -33,6 +33,8 @@ public final class AudioSession: Sendable {
         var streams: [UInt64: AsyncStream<SessionNotification>.Continuation] = [:]
         /// In the order added, with the token that removes each.
         var handlers: [(token: UInt64, handler: @Sendable (SessionNotification) -> Void)] = []
+        /// Sound objects' handlers, called before `handlers` (`addSoundObjectHandler`).
+        var soundObjectHandlers: [(token: UInt64, handler: @Sendable (SessionNotification) -> Void)] = []
         /// Whether the session is active as far as its own calls and notifications say (nil: it
         /// never was): what MediaPlayer's PlaybackStatus follows.
         var knownActive: Bool?

@@ -31,8 +31,15 @@ if (3...4).contains(CommandLine.arguments.count), CommandLine.arguments[1] == "-
     try PlayerBench.run(address: CommandLine.arguments[2], seconds: seconds)
     exit(0)
 }
+if (3...4).contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--engine" {
+    // EN9: the engine's render graph's cost, and a render loop's late cycles on the server (EngineBench.swift).
+    let seconds = CommandLine.arguments.count == 4 ? Double(CommandLine.arguments[3]) ?? 60 : 60
+    try EngineBench.run(address: CommandLine.arguments[2], seconds: seconds)
+    exit(0)
+}
 guard CommandLine.arguments.count == 2 else {
-    let usage = "usage: pulse-bench unix:/path/to/native | pulse-bench --player unix:/path/to/native [SECONDS]\n"
+    let usage =
+        "usage: pulse-bench unix:/path/to/native | pulse-bench --player|--engine unix:/path/to/native [SECONDS]\n"
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }

@@ -300,5 +300,84 @@ memo.player?.stop()
 try? FileManager.default.removeItem(at: memoURL)
 try session.setActive(false)
 
+// AVAudioEngine (SPEC §20), as iOS apps write it, each handling interruptions as its real
+// counterparts do. Both runs play and record on the simulated device (AUDIOSESSION_RENDER_DIR).
+// A speech recognizer: the microphone tapped, converted to 16 kHz mono Int16; a call stops the
+// engine, and its handler starts it again after.
+let transcriber = SpeechTranscriber()
+try transcriber.start()
+check(await serveMainQueue { transcriber.samples.count > 8_000 }, "speech tap: the microphone converted to 16 kHz Int16")
+let speechPeak = transcriber.samples.suffix(8_000).map { abs(Float($0) / 32_768) }.max() ?? 0
+check(abs(speechPeak - 0.25) < 0.02, "speech tap: the microphone's tone at its level (\(speechPeak))")
+try system.perform(.systemSession(.call, begin: true))
+check(
+    await serveMainQueue { transcriber.log.first == "interrupted, running false" },
+    "speech tap: a call stops the engine (\(transcriber.log))")
+let heardBeforeTheEnd = transcriber.samples.count
+try system.perform(.systemSession(.call, begin: false))
+check(await serveMainQueue { transcriber.log.contains("restarted") }, "speech tap: its handler starts the engine after the call")
+check(await serveMainQueue { transcriber.samples.count > heardBeforeTheEnd + 8_000 }, "speech tap: it hears again")
+transcriber.stop()
+
+// A recorder: input → a silent mixer → a tap writing the file.
+let recorder = EngineRecorder()
+let recordingURL = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("engine-\(getpid()).caf")
+try recorder.record(to: recordingURL)
+try? await Task.sleep(nanoseconds: 500_000_000)  // half a second of recording, the main queue free
+let recordedFrames = recorder.stop()
+let recording = try AVAudioFile(forReading: recordingURL)
+let recordingBuffer = AVAudioPCMBuffer(pcmFormat: recording.processingFormat, frameCapacity: AVAudioFrameCount(recording.length))!
+try recording.read(into: recordingBuffer)
+let recordingPeak = (0..<Int(recordingBuffer.frameLength)).map { abs(recordingBuffer.floatChannelData![0][$0]) }.max() ?? 0
+check(
+    recordedFrames > 12_000 && recording.length == recordedFrames && abs(recordingPeak - 0.25) < 0.01,
+    "engine recorder: \(recordedFrames) frames of the microphone's tone in the file (peak \(recordingPeak))")
+try? FileManager.default.removeItem(at: recordingURL)
+try session.setActive(false)
+
+// A podcast player: a file through TimePitch at 1.5×; a call pauses it, its end resumes it.
+let episodeURL = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("episode-\(getpid()).caf")
+do {
+    let format = AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 1)!
+    let episode = try AVAudioFile(forWriting: episodeURL, settings: format.settings)
+    let second = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 48_000)!
+    second.frameLength = 48_000
+    for frame in 0..<48_000 { second.floatChannelData![0][frame] = 0.25 * sin(2 * .pi * 440 * Float(frame) / 48_000) }
+    for _ in 0..<3 { try episode.write(from: second) }
+}
+let podcastEngine = PodcastEngine()
+try podcastEngine.play(episodeURL, rate: 1.5)
+check(await serveMainQueue { podcastEngine.position > 0.3 }, "podcast engine: the episode plays through TimePitch")
+try system.perform(.systemSession(.call, begin: true))
+check(
+    await serveMainQueue { podcastEngine.log == ["began"] } && !podcastEngine.engine.isRunning,
+    "podcast engine: a call stops the engine (\(podcastEngine.log))")
+try system.perform(.systemSession(.call, begin: false))
+check(
+    await serveMainQueue { podcastEngine.log == ["began", "resumed"] } && podcastEngine.engine.isRunning,
+    "podcast engine: the end's shouldResume starts it again (\(podcastEngine.log))")
+check(await serveMainQueue { podcastEngine.finished }, "podcast engine: the episode plays to its end")
+podcastEngine.stop()
+try? FileManager.default.removeItem(at: episodeURL)
+
+// A synthesizer's source node, a metronome's looping buffer, a VoIP engine with voice processing.
+let synthesizer = Synthesizer()
+try synthesizer.start()
+check(await serveMainQueue { synthesizer.renderedFrames > 9_600 }, "synthesizer: the source node renders")
+synthesizer.stop()
+let metronome = Metronome()
+try metronome.start(bpm: 240)
+check(metronome.engine.isRunning && metronome.player.isPlaying, "metronome: a looping beat plays")
+try? await Task.sleep(nanoseconds: 300_000_000)
+metronome.stop()
+let voip = VoIPEngine()
+try voip.start()
+let packet = AVAudioPCMBuffer(pcmFormat: voip.engine.inputNode.outputFormat(forBus: 0), frameCapacity: 960)!
+packet.frameLength = 960
+voip.receive(packet)
+check(await serveMainQueue { voip.framesSent > 4_800 }, "VoIP engine: the microphone is sent (\(voip.framesSent) frames)")
+check(voip.log == ["voice processing true"], "VoIP engine: voice processing is on")
+voip.end()
+
 print(failures == 0 ? "all iOS-style checks passed" : "\(failures) iOS-style checks failed")
 exit(failures == 0 ? 0 : 1)

@@ -56,7 +56,8 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         super.init()
         messengerQueue.setSpecific(key: Self.messengerKey, value: true)
         refreshHardwareFormats()
-        notificationToken = session.session.addNotificationHandler { [weak self] notification in
+        // Before the app's observers: they hear of an interruption with the engine already stopped (EN6).
+        notificationToken = session.session.addSoundObjectHandler { [weak self] notification in
             guard let self else { return }
             switch notification {
             case .interruptionBegan: self.interrupted()

@@ -6,6 +6,8 @@ import Foundation
 
 /// OSStatus: 0 is success.
 public typealias OSStatus = Int32
+/// Success, as render blocks return it.
+public let noErr: OSStatus = 0
 public typealias AVAudioFrameCount = UInt32
 public typealias AVAudioFramePosition = Int64
 public typealias AVAudioPacketCount = UInt32

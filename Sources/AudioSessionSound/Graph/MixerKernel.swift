@@ -6,7 +6,8 @@ import Glibc
 
 /// A mixer (AVAudioMixerNode, the main mixer): every input, at its rate converted to the mixer's
 /// (its link), in its channel count mapped to the mixer's, times its volume, panned, added; then
-/// times the mixer's output volume. Mono into stereo is spread by pan (equal power); more channels
+/// times the mixer's output volume — after a tap on the mixer has the mix, as real recorders rely
+/// on (a mixer at `outputVolume` 0 so nothing is monitored, its tap recording). Mono into stereo is spread by pan (equal power); more channels
 /// into fewer are averaged; fewer into more fill by index. No allocation.
 package final class MixerKernel: RenderKernel, @unchecked Sendable {
     private let outputVolumeBits = Atomic<UInt32>(Float(1).bitPattern)
@@ -28,14 +29,9 @@ package final class MixerKernel: RenderKernel, @unchecked Sendable {
             let count = min(frames, block.frames)
             Self.add(block, count: count, into: out, volume: link.mixing.volume, pan: link.mixing.pan)
         }
-        let volume = outputVolume
-        if volume != 1 {
-            for channel in 0..<out.channels {
-                let samples = out.channel(channel)
-                for frame in 0..<frames { samples[frame] *= volume }
-            }
-        }
     }
+
+    override package var gainAfterTap: Float { outputVolume }
 
     /// Adds `block` into `out`, channels mapped, at `volume` and `pan`.
     static func add(_ block: SampleBlock, count: Int, into out: SampleBlock, volume: Float, pan: Float) {

@@ -14,6 +14,8 @@ package class RenderKernel: @unchecked Sendable {
     /// On the render thread (or the control side while no render thread runs): commands sent by
     /// the control side since the last cycle.
     package func takeCommands(_ context: RenderContext) {}
+    /// What the step's output is multiplied by after its tap has it (a mixer's `outputVolume`).
+    package var gainAfterTap: Float { 1 }
     /// On the control side, when a plan is compiled: what this node needs for that plan's format
     /// (a time-stretcher, scratch buffers), made here so the render thread never makes it.
     package func makeState(channels: Int, sampleRate: Double, capacity: Int) throws(MediaError) -> AnyObject? { nil }
@@ -79,6 +81,13 @@ package final class RenderStep: @unchecked Sendable {
         if shared, renderedCycle == context.slice, renderedFrames == frames { return output }
         kernel.render(frames: frames, step: self, context: context)
         tap?.record(output, frames: frames)
+        let gain = kernel.gainAfterTap
+        if gain != 1 {
+            for channel in 0..<output.channels {
+                let samples = output.channel(channel)
+                for frame in 0..<frames { samples[frame] *= gain }
+            }
+        }
         if shared { (renderedCycle, renderedFrames) = (context.slice, frames) }
         return output
     }
