@@ -87,6 +87,16 @@ struct AVAudioEngineServerTests {
         #expect(eventually { (try? pulse.ownStream(of: "engine")) == nil }, "\(kind): no stream left")
         // (The monitor's own latency may still carry the last moment: silence follows.)
         #expect(eventually(within: 3) { monitor.level(over: 0.2) < -60 }, "\(kind): silent after stop()")
+
+        // EN5: an engine let go while it runs leaves nothing on the server either.
+        var released: AVAudioEngine? = AVAudioEngine(session: music, endpoint: .soundServer(pulse.server))
+        let source = AVAudioSourceNode { _, _, _, _ in noErr }
+        released?.attach(source)
+        if let mixer = released?.mainMixerNode { released?.connect(source, to: mixer, format: nil) }
+        try released?.start()
+        #expect(eventually { (try? pulse.ownStream(of: "engine")) != nil }, "\(kind): the second engine's stream")
+        released = nil
+        #expect(eventually { (try? pulse.ownStream(of: "engine")) == nil }, "\(kind): let go, no stream left")
         #expect(arbiter.engine.invariantViolations.isEmpty)
     }
 
