@@ -128,6 +128,11 @@ extension AVAudioEngine {
         let stopped = withGraph { _ -> (output: Bool, input: Bool)? in
             guard running else { return nil }
             loop?.stop()
+            // EN9: underruns are counted and said, never waited out.
+            if let loop, loop.lateCycles > 0 {
+                AVAudioNode.report(
+                    "\(loop.lateCycles) of \(loop.cycles) render cycles woke a whole IO buffer late (underruns on the way)")
+            }
             loop = nil
             running = false
             messenger?.cancel()
