@@ -34,34 +34,34 @@ final class CAudioUnit: @unchecked Sendable {
     let kind: Kind
     let handle: AudioUnit
     let session: AudioSession
-    private let thread = CallbackThread(label: "audiosession.audio-unit")
-    private var ticker: Ticker { thread.ticker }
-    private var notifications: NotificationHandlerToken?
+    let thread = CallbackThread(label: "audiosession.audio-unit")
+    var ticker: Ticker { thread.ticker }
+    var notifications: NotificationHandlerToken?
 
     // The queue's.
-    private var outputEnabled = true
-    private var inputEnabled = false
+    var outputEnabled = true
+    var inputEnabled = false
     private(set) var outputFormat: CPCMFormat
     private(set) var inputFormat: CPCMFormat
-    private var renderCallback: AURenderCallbackStruct?
-    private var inputCallback: AURenderCallbackStruct?
-    private var maximumFrames: UInt32 = 4096
-    private var settings: [AudioUnitPropertyID: UInt32] = [:]  // ShouldAllocateBuffer, the voice-processing switches
-    private var initialized = false
-    private var running = false
-    private var listeners: [Listener] = []
-    private var output: SampleOutput?
-    private var input: SampleInput?
-    private var recorded: [Float] = []
-    private var inputTaken = false
-    private var outputTime: Double = 0
+    var renderCallback: AURenderCallbackStruct?
+    var inputCallback: AURenderCallbackStruct?
+    var maximumFrames: UInt32 = 4096
+    var settings: [AudioUnitPropertyID: UInt32] = [:]  // ShouldAllocateBuffer, the voice-processing switches
+    var initialized = false
+    var running = false
+    var listeners: [Listener] = []
+    var output: SampleOutput?
+    var input: SampleInput?
+    var recorded: [Float] = []
+    var inputTaken = false
+    var outputTime: Double = 0
     /// Frames the output takes and has not been given yet (the simulated device's clock counts on).
-    private var budget = 0
-    private var inputTime: Double = 0
-    private var inputScratch: UnsafeMutableRawPointer?
-    private var inputScratchBytes = 0
-    private var renderScratch: UnsafeMutableRawPointer?
-    private var renderScratchBytes = 0
+    var budget = 0
+    var inputTime: Double = 0
+    var inputScratch: UnsafeMutableRawPointer?
+    var inputScratchBytes = 0
+    var renderScratch: UnsafeMutableRawPointer?
+    var renderScratchBytes = 0
 
     init(kind: Kind, session: AudioSession, handle: AudioUnit) {
         self.kind = kind
@@ -156,7 +156,7 @@ final class CAudioUnit: @unchecked Sendable {
         }
     }
 
-    private static func bytes<T>(of value: T) -> [UInt8] {
+    static func bytes<T>(of value: T) -> [UInt8] {
         withUnsafeBytes(of: value) { Array($0) }
     }
 
@@ -178,7 +178,7 @@ final class CAudioUnit: @unchecked Sendable {
         }
     }
 
-    private func tellRunning() {
+    func tellRunning() {
         for listener in listeners where Int(listener.property) == kAudioOutputUnitProperty_IsRunning {
             listener.procedure(listener.userData, handle, listener.property, AudioUnitScope(kAudioUnitScope_Global), 0)
         }
@@ -203,9 +203,9 @@ final class CAudioUnit: @unchecked Sendable {
 
     /// The frames each callback is asked for: the session's IO buffer duration (HW2), fixed when
     /// the unit starts (as the ticker's period is), so a tick never reads the session's state.
-    private var sliceFrames = 0
+    var sliceFrames = 0
 
-    private var sliceFramesNow: Int {
+    var sliceFramesNow: Int {
         let frames = Int(
             (session.ioBufferDuration * Double(outputEnabled ? outputFormat.sampleRate : inputFormat.sampleRate)).rounded())
         return min(Int(maximumFrames), max(16, frames))
@@ -240,7 +240,7 @@ final class CAudioUnit: @unchecked Sendable {
         }
     }
 
-    private func open() throws(MediaError) {
+    func open() throws(MediaError) {
         let app = session.appID.rawValue
         // VoiceProcessingIO: the phone role, and the server's echo cancellation where it has it.
         let role = kind == .voiceProcessingIO ? "phone" : session.streamRole
@@ -261,7 +261,7 @@ final class CAudioUnit: @unchecked Sendable {
         try sync { () throws(CStatus) in halt() }
     }
 
-    private func halt() {
+    func halt() {
         guard running else { return }
         running = false
         ticker.stop()
@@ -274,12 +274,12 @@ final class CAudioUnit: @unchecked Sendable {
         tellRunning()
     }
 
-    private func stopReporting() {
+    func stopReporting() {
         if outputEnabled { try? session.reportOutputRunning(false) }
         if inputEnabled { try? session.reportInputRunning(false) }
     }
 
-    private func close() {
+    func close() {
         output?.close()
         (output, input) = (nil, nil)
     }
@@ -294,120 +294,5 @@ final class CAudioUnit: @unchecked Sendable {
             (renderScratch, inputScratch) = (nil, nil)
         }
         if let notifications { session.removeNotificationHandler(notifications) }
-    }
-
-    // MARK: The tick (once per IO buffer duration while running, on the queue)
-
-    private func tick() {
-        guard running else { return }
-        let frames = sliceFrames
-        if inputEnabled, let input { pullInput(input, frames: frames) }
-        guard running, outputEnabled, let output else { return }
-        var gain: Float = 1
-        var port: String?
-        if output.isSimulated {
-            guard let status = try? session.status(), status.isOutputRunning else { return }
-            (gain, port) = (Float(status.outputGain), status.currentRoute.outputs.first?.uid)
-        }
-        // The server: the room in its buffer now; the simulated device: what it played since, added up.
-        budget = output.isSimulated ? min(budget + output.writableFrames, 4 * frames) : output.writableFrames
-        var samples: [Float] = []
-        while running, budget >= frames {
-            samples += render(frames)
-            budget -= frames
-        }
-        try? output.write(samples, gain: gain, port: port)
-    }
-
-    /// Asks the app's render callback for `frames` frames (silence without one, or on its error).
-    private func render(_ frames: Int) -> [Float] {
-        let bytes = frames * outputFormat.bytesPerFrame
-        if renderScratchBytes < bytes {
-            free(renderScratch)
-            renderScratch = calloc(1, bytes)
-            renderScratchBytes = bytes
-        }
-        defer { outputTime += Double(frames) }
-        guard let callback = renderCallback, let procedure = callback.inputProc, let data = renderScratch else {
-            return [Float](repeating: 0, count: frames * outputFormat.channels)
-        }
-        var list = AudioBufferList(
-            mNumberBuffers: 1,
-            mBuffers: AudioBuffer(mNumberChannels: UInt32(outputFormat.channels), mDataByteSize: UInt32(bytes), mData: data))
-        var flags: AudioUnitRenderActionFlags = 0
-        var time = Self.timeStamp(outputTime)
-        let status = procedure(callback.inputProcRefCon, &flags, &time, 0, UInt32(frames), &list)
-        guard status == 0, flags & UInt32(kAudioUnitRenderAction_OutputIsSilence) == 0, let rendered = list.mBuffers.mData else {
-            return [Float](repeating: 0, count: frames * outputFormat.channels)
-        }
-        return outputFormat.decode(rendered, frames: frames, gain: 1)
-    }
-
-    /// Reads the microphone; for each slice recorded, the app's input callback is told, and its
-    /// AudioUnitRender on bus 1 takes the slice (a slice it does not take is dropped).
-    private func pullInput(_ input: SampleInput, frames: Int) {
-        var gain: Float = 1
-        var silent = false
-        if input.isSimulated {
-            guard let status = try? session.status(), status.isInputRunning else { return }
-            (gain, silent) = (Float(status.inputGain), status.recordsSilence)
-        }
-        var samples = input.read(gain: gain)
-        if silent { samples = [Float](repeating: 0, count: samples.count) }
-        recorded += samples
-        let slice = frames * inputFormat.channels
-        while running, recorded.count >= slice {
-            inputTaken = false
-            if let callback = inputCallback, let procedure = callback.inputProc {
-                var flags: AudioUnitRenderActionFlags = 0
-                var time = Self.timeStamp(inputTime)
-                _ = procedure(callback.inputProcRefCon, &flags, &time, 1, UInt32(frames), nil)
-            }
-            if !inputTaken { recorded.removeFirst(min(slice, recorded.count)) }
-            inputTime += Double(frames)
-        }
-        // At most a second waits for the app.
-        let limit = inputFormat.sampleRate * inputFormat.channels
-        if recorded.count > limit { recorded.removeFirst(recorded.count - limit) }
-    }
-
-    /// AudioUnitRender on bus 1: copies the microphone's next `frames` frames into `list` (into
-    /// the unit's own buffer when its mData is NULL). From the unit's callbacks only.
-    func renderInput(
-        frames: Int, into list: UnsafeMutablePointer<AudioBufferList>, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?
-    ) throws(CStatus) {
-        guard thread.isCurrent else { throw CStatus(Int(kAudioUnitErr_CannotDoInCurrentContext)) }
-        guard inputEnabled, running else { throw CStatus(Int(kAudioUnitErr_NoConnection)) }
-        guard frames > 0, frames <= Int(maximumFrames) else { throw CStatus(Int(kAudioUnitErr_TooManyFramesToProcess)) }
-        guard list.pointee.mNumberBuffers == 1 else { throw CStatus(Int(kAudio_ParamError)) }
-        let bytes = frames * inputFormat.bytesPerFrame
-        let count = frames * inputFormat.channels
-        var slice = Array(recorded.prefix(count))
-        recorded.removeFirst(slice.count)
-        inputTaken = true
-        if slice.count < count { slice += repeatElement(0, count: count - slice.count) }
-        if list.pointee.mBuffers.mData == nil {
-            if inputScratchBytes < bytes {
-                free(inputScratch)
-                inputScratch = calloc(1, bytes)
-                inputScratchBytes = bytes
-            }
-            list.pointee.mBuffers.mData = inputScratch
-        } else if list.pointee.mBuffers.mDataByteSize < UInt32(bytes) {
-            throw CStatus(Int(kAudio_ParamError))
-        }
-        guard let data = list.pointee.mBuffers.mData else { throw CStatus(Int(kAudio_ParamError)) }
-        inputFormat.encode(slice[...], into: data)
-        list.pointee.mBuffers.mDataByteSize = UInt32(bytes)
-        list.pointee.mBuffers.mNumberChannels = UInt32(inputFormat.channels)
-        flags?.pointee &= ~UInt32(kAudioUnitRenderAction_OutputIsSilence)
-    }
-
-    private static func timeStamp(_ sampleTime: Double) -> AudioTimeStamp {
-        var time = AudioTimeStamp()
-        time.mSampleTime = sampleTime
-        time.mHostTime = DispatchTime.now().uptimeNanoseconds
-        time.mFlags = UInt32(kAudioTimeStampSampleTimeValid | kAudioTimeStampHostTimeValid)
-        return time
     }
 }

@@ -27,23 +27,23 @@ public final class PulseServer: @unchecked Sendable {
 
     public typealias ConnectionError = PulseContext.ConnectionError
 
-    private let connection: PulseContext
+    let connection: PulseContext
     var mainloop: OpaquePointer { connection.mainloop }
     var context: OpaquePointer { connection.context }
-    private let handler: @Sendable (Event) -> Void
+    let handler: @Sendable (Event) -> Void
     /// The initial listings not finished yet (main loop's lock held).
-    private var pendingListings = 6
+    var pendingListings = 6
     /// Each client's process properties (main loop's thread): a native PipeWire stream seen
     /// through pipewire-pulse (mpv's default output, pw-play) names its process only on its
     /// client, not on the stream as libpulse's clients do.
-    private var clientProcesses: [UInt32: [String: String]] = [:]
+    var clientProcesses: [UInt32: [String: String]] = [:]
     /// The stream volumes written so far (main loop's lock held): a stream's report carries the
     /// count when the server was asked for it (`PulseStream.writesSeen`), so a report asked before
     /// a write is known to be older than it (D1: never taken for the user's volume).
-    private var volumeWrites: UInt64 = 0
+    var volumeWrites: UInt64 = 0
 
     /// What a sink input's info request carries to its answer: the server, and the writes sent before.
-    private final class Asked {
+    final class Asked {
         let server: PulseServer
         let writes: UInt64
         let isListing: Bool
@@ -140,7 +140,7 @@ public final class PulseServer: @unchecked Sendable {
 
     /// Asks for a stream's state, reported as `streamPresent` (a playback stream's with the
     /// writes sent before it was asked). With the main loop's lock held, or on its thread.
-    private func ask(stream index: UInt32, isRecord: Bool) {
+    func ask(stream index: UInt32, isRecord: Bool) {
         if isRecord {
             let me = Unmanaged.passUnretained(self).toOpaque()
             Self.release(pa_context_get_source_output_info(context, index, Self.recordStreamInfo, me))
@@ -224,7 +224,7 @@ public final class PulseServer: @unchecked Sendable {
     }
 
     /// On the main loop's thread: a sink or source appeared, changed or went away.
-    private func changed(_ context: OpaquePointer, _ event: pa_subscription_event_type_t, _ index: UInt32) {
+    func changed(_ context: OpaquePointer, _ event: pa_subscription_event_type_t, _ index: UInt32) {
         let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
         let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
         if facility == PA_SUBSCRIPTION_EVENT_SERVER.rawValue {
@@ -255,168 +255,5 @@ public final class PulseServer: @unchecked Sendable {
         } else {
             Self.release(pa_context_get_source_info_by_index(context, index, Self.sourceInfo, me))
         }
-    }
-
-    /// Asks for a sink's or source's info again; the answer is reported as `.present`.
-    public func askAgain(device index: UInt32, isSink: Bool) {
-        pa_threaded_mainloop_lock(mainloop)
-        defer { pa_threaded_mainloop_unlock(mainloop) }
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        if isSink {
-            Self.release(pa_context_get_sink_info_by_index(context, index, Self.sinkInfo, me))
-        } else {
-            Self.release(pa_context_get_source_info_by_index(context, index, Self.sourceInfo, me))
-        }
-    }
-
-    private static let sinkInfo: pa_sink_info_cb_t = { _, info, end, userdata in
-        guard end == 0, let info = info?.pointee else { return }
-        server(userdata).handler(.present(device(info)))
-    }
-
-    private static let sourceInfo: pa_source_info_cb_t = { _, info, end, userdata in
-        guard end == 0, let info = info?.pointee else { return }
-        server(userdata).handler(.present(device(info)))
-    }
-
-    /// The initial listings: the same, and the end of each lets `init` return.
-    private static let sinkListing: pa_sink_info_cb_t = { context, info, end, userdata in
-        guard end == 0 else { return server(userdata).listingEnded() }
-        sinkInfo(context, info, end, userdata)
-    }
-
-    private static let sourceListing: pa_source_info_cb_t = { context, info, end, userdata in
-        guard end == 0 else { return server(userdata).listingEnded() }
-        sourceInfo(context, info, end, userdata)
-    }
-
-    private static let clientInfo: pa_client_info_cb_t = { _, info, end, userdata in
-        guard end == 0, let info = info?.pointee else { return }
-        server(userdata).clientProcesses[info.index] = properties(info.proplist, processKeys)
-    }
-
-    private static let clientListing: pa_client_info_cb_t = { context, info, end, userdata in
-        guard end == 0 else { return server(userdata).listingEnded() }
-        clientInfo(context, info, end, userdata)
-    }
-
-    /// A stream's properties, its process's taken from its client where the stream has none.
-    private func streamProperties(_ list: OpaquePointer?, client: UInt32) -> [String: String] {
-        let own = Self.properties(list, Self.streamKeys)
-        guard let process = clientProcesses[client] else { return own }
-        return own.merging(process) { mine, _ in mine }
-    }
-
-    /// A sink input's info (or a listing's), with the writes sent before it was asked (`Asked`).
-    private static let streamInfo: pa_sink_input_info_cb_t = { _, info, end, userdata in
-        let asked = Unmanaged<Asked>.fromOpaque(userdata!)
-        let server = asked.takeUnretainedValue().server
-        guard end == 0, let info = info?.pointee else {
-            if asked.takeUnretainedValue().isListing { server.listingEnded() }
-            return asked.release()
-        }
-        var stream = PulseStream(
-            index: info.index, device: info.sink, channels: info.volume.channels,
-            properties: server.streamProperties(info.proplist, client: info.client),
-            isMuted: info.mute != 0, volume: info.volume.channels > 0 && info.has_volume != 0 ? info.volume.values.0 : nil)
-        stream.writesSeen = asked.takeUnretainedValue().writes
-        server.handler(.streamPresent(stream))
-    }
-
-    private static let recordStreamInfo: pa_source_output_info_cb_t = { _, info, end, userdata in
-        guard end == 0, let info = info?.pointee else { return }
-        let server = server(userdata)
-        server.handler(
-            .streamPresent(
-                PulseStream(
-                    index: info.index, device: info.source, channels: info.volume.channels,
-                    properties: server.streamProperties(info.proplist, client: info.client), isMuted: info.mute != 0,
-                    volume: nil, isRecord: true)))
-    }
-
-    private static let recordStreamListing: pa_source_output_info_cb_t = { context, info, end, userdata in
-        guard end == 0 else { return server(userdata).listingEnded() }
-        recordStreamInfo(context, info, end, userdata)
-    }
-
-    private static let serverInfo: pa_server_info_cb_t = { _, info, userdata in
-        guard let name = info?.pointee.default_sink_name else { return }
-        server(userdata).handler(.defaultSink(String(cString: name)))
-    }
-
-    private static let serverListing: pa_server_info_cb_t = { context, info, userdata in
-        serverInfo(context, info, userdata)
-        server(userdata).listingEnded()
-    }
-
-    private func listingEnded() {
-        pendingListings -= 1
-        pa_threaded_mainloop_signal(mainloop, 0)
-    }
-
-    private static func server(_ userdata: UnsafeMutableRawPointer?) -> PulseServer {
-        Unmanaged<PulseServer>.fromOpaque(userdata!).takeUnretainedValue()
-    }
-
-    private static func device(_ info: pa_sink_info) -> PulseDevice {
-        device(
-            index: info.index, name: info.name, description: info.description, isSink: true, proplist: info.proplist,
-            port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) },
-            volume: loudest(info.volume), channels: channels(info.volume))
-    }
-
-    /// Each channel's volume.
-    private static func channels(_ volume: pa_cvolume) -> [UInt32] {
-        var values = volume.values
-        let count = Int(min(volume.channels, UInt8(PA_CHANNELS_MAX)))
-        return withUnsafeBytes(of: &values) { Array($0.bindMemory(to: UInt32.self).prefix(count)) }
-    }
-
-    /// A volume's loudest channel as a slider position (1 = 100%); nil without channels.
-    private static func loudest(_ volume: pa_cvolume) -> Double? {
-        var volume = volume
-        guard volume.channels > 0 else { return nil }
-        return Double(pa_cvolume_max(&volume)) / Double(PA_VOLUME_NORM)
-    }
-
-    private static func device(_ info: pa_source_info) -> PulseDevice {
-        device(
-            index: info.index, name: info.name, description: info.description, isSink: false, proplist: info.proplist,
-            port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) },
-            volume: loudest(info.volume), channels: channels(info.volume))
-    }
-
-    /// What sinks and sources share: names, properties, the active port (type, availability).
-    private static func device(
-        index: UInt32, name: UnsafePointer<CChar>, description: UnsafePointer<CChar>?, isSink: Bool, proplist: OpaquePointer?,
-        port: (name: UnsafePointer<CChar>?, type: UInt32, available: Int32)?, volume: Double?, channels: [UInt32]
-    ) -> PulseDevice {
-        PulseDevice(
-            index: index, name: String(cString: name), description: description.map { String(cString: $0) } ?? "",
-            isSink: isSink, properties: properties(proplist), activePortName: port?.name.map { String(cString: $0) },
-            activePortType: port?.type ?? 0, isAvailable: port.map { $0.available != 1 } ?? true, volume: volume,
-            channelVolumes: channels)
-    }
-
-    /// The proplist keys the port mapping reads, and those of streams.
-    static let deviceKeys = [
-        "device.bus", "device.form_factor", "device.class", "device.master_device", "bluetooth.protocol",
-        "device.profile.name", "api.bluez5.profile", "device.description",
-    ]
-    static let streamKeys =
-        [
-            "media.role", "application.name", "application.id", "media.name", PulseServer.restoreIDProperty,
-            PulseStream.appProperty, PulseStream.systemSoundProperty,
-        ]
-        + processKeys
-    /// What names a stream's process (on the stream, or on its client).
-    static let processKeys = ["application.process.id", "application.process.user", "application.process.binary"]
-
-    private static func properties(_ list: OpaquePointer?, _ keys: [String] = deviceKeys) -> [String: String] {
-        var result: [String: String] = [:]
-        for key in keys {
-            if let value = pa_proplist_gets(list, key) { result[key] = String(cString: value) }
-        }
-        return result
     }
 }

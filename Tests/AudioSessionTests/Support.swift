@@ -171,7 +171,9 @@ final class ChildProcess: Sendable {
     var output: String { lines.withLock { $0.joined(separator: "\n") } }
 
     func kill9() {
-        kill(pid, SIGKILL)
+        // Not once it has ended: pids come round again on this machine (32,768), and a pid reaped
+        // may be another test's process by now.
+        if process.isRunning { kill(pid, SIGKILL) }
         process.waitUntilExit()
     }
 }

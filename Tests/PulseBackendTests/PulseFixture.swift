@@ -232,11 +232,24 @@ final class PulseFixture: Sendable {
         return pid
     }
 
-    /// Ends a player at once (pacat drains its stream on SIGTERM, which may never end).
+    /// Ends a player at once (pacat drains its stream on SIGTERM, which may never end) — only
+    /// while it is still a child of ours not yet reaped: this machine's pids wrap at 32,768, and
+    /// the suite starts tens of thousands of processes (every pactl is one), so a pid ended twice
+    /// (a child ended in a test, then again by its desktop's stop) may by then be another test's
+    /// server. (A sound server of a test went away mid-test, 'Connection refused'; issue 60.)
     static func end(_ pid: pid_t) {
+        guard isLiveChild(pid) else { return }
         kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
+    }
+
+    /// Whether `pid` is a child of this process that has not been reaped: then it cannot have been
+    /// reused, and signalling it reaches it. One that has just ended is reaped here (and is no more).
+    static func isLiveChild(_ pid: pid_t) -> Bool {
+        guard pid > 0 else { return false }
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
     }
 
     /// The server's view of the playback streams: whether muted and the first channel's dB.
@@ -317,9 +330,23 @@ final class PulseFixture: Sendable {
     /// Kills the server as a crash would (SIGKILL; PipeWire's daemons and bus together) and
     /// leaves its directory for `init(_:in:)` to start it again.
     func crash() {
-        kill(-pid, SIGKILL)  // the whole group: dbus-run-session's bus and PipeWire's daemons too
+        // Only a server still ours: a second stop or crash must not reach a group whose number
+        // came round again (see `end`). If it ended by itself, say how: a test's server going
+        // away mid-test is then explained in the test's output.
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid {
+            let how =
+                (status & 0x7f) == 0 ? "exited with status \((status >> 8) & 0xff)" : "was killed by signal \(status & 0x7f)"
+            let log = (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? ""
+            FileHandle.standardError.write(
+                Data(
+                    "PulseFixture: the \(kind) server (pid \(pid)) in \(directory) had ended before its stop: it \(how)\n\(log)\n"
+                        .utf8))
+        }
+        guard reaped == 0 || reaped == pid else { return }  // already reaped: not ours to signal any more
+        kill(-pid, SIGKILL)  // the whole group: dbus-run-session's bus and PipeWire's daemons too
+        if reaped == 0 { waitpid(pid, &status, 0) }
     }
 }
 
