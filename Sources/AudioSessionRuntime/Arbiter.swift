@@ -266,6 +266,19 @@ extension Arbiter {
         }
     }
 
+    /// POL3: the role of a stream of other audio became known, or changed, after it started (a
+    /// sound server may report it a moment later): its duck level follows from now on, and a duck
+    /// in force is carried out again at its role's level.
+    public func otherAudioRoleChanged(_ id: String, role: String?) {
+        state.withLock { state in
+            guard let status = state.engine.deviceStatus.otherAudio.first(where: { $0.audio.id == id }),
+                state.otherAudioRoles[id] != role
+            else { return }
+            state.otherAudioRoles[id] = role
+            deliver([.otherAudio(id: id, gain: status.gain, muted: status.isMuted)], &state)
+        }
+    }
+
     /// Attaches the device this arbiter governs (`AudioBackend`): from now on it is told after
     /// every step. One backend at a time; attaching another replaces it.
     public func attach(_ backend: any AudioBackend) {

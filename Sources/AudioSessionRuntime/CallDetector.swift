@@ -43,6 +43,9 @@ public struct CallDetector: Sendable {
         case begin(Program, Facts)
         /// CL5: its call ended (or its last stream went away).
         case end(Program)
+        /// CL4 (revision 7): a program not in a call has recorded nothing for `hangoverMs`: its
+        /// playback may be other audio again (judge its streams again).
+        case recordingLapsed(Program)
     }
 
     struct Activity: Sendable {
@@ -54,6 +57,10 @@ public struct CallDetector: Sendable {
         /// In a call: since when it has recorded nothing (nil: recording now).
         var silentSince: UInt64?
         var inCall = false
+        /// CL4 (revision 7): when its last capture closed, not in a call — for `hangoverMs` after
+        /// it, it still counts as recording (a softphone closes and reopens its capture while it
+        /// dials: its playback is not muted again in between).
+        var lastCapture: UInt64?
 
         var streams: [StreamID] {
             (playing.map { StreamID(index: $0, isCapture: false) } + capturing.map { StreamID(index: $0, isCapture: true) })
@@ -100,6 +107,7 @@ public struct CallDetector: Sendable {
     public mutating func removed(_ stream: StreamID, at now: UInt64) -> [Action] {
         guard let program = owners.removeValue(forKey: stream), var activity = programs[program] else { return advance(to: now) }
         if stream.isCapture { activity.capturing.remove(stream.index) } else { activity.playing.remove(stream.index) }
+        if stream.isCapture && activity.capturing.isEmpty { activity.lastCapture = now }
         programs[program] = activity
         return advance(to: now)
     }
@@ -110,6 +118,12 @@ public struct CallDetector: Sendable {
         for program in programs.keys.sorted() {
             guard var activity = programs[program] else { continue }
             let recording = !activity.capturing.isEmpty
+            if recording || activity.inCall {
+                activity.lastCapture = nil
+            } else if let last = activity.lastCapture, now >= last + hangoverMs * 1_000_000 {
+                activity.lastCapture = nil
+                actions.append(.recordingLapsed(program))
+            }
             if activity.inCall {
                 // CL5: the call lasts while it records, and `hangoverMs` after its last recording.
                 if recording {
@@ -136,7 +150,7 @@ public struct CallDetector: Sendable {
                 activity.bothSince = nil
             }
             if !activity.inCall && activity.playing.isEmpty && activity.capturing.isEmpty {
-                programs[program] = nil  // nothing of it is left to follow
+                programs[program] = nil  // nothing of it is left to follow (no playback to keep unmuted)
             } else {
                 programs[program] = activity
             }
@@ -146,17 +160,26 @@ public struct CallDetector: Sendable {
 
     /// When `advance` may next have something to say (ns), nil for never (nothing pending).
     public var nextDeadline: UInt64? {
-        programs.values.compactMap { activity -> UInt64? in
-            if activity.inCall { return activity.silentSince.map { $0 + hangoverMs * 1_000_000 } }
-            return activity.bothSince.map { $0 + afterMs * 1_000_000 }
+        programs.values.flatMap { activity -> [UInt64] in
+            if activity.inCall { return activity.silentSince.map { [$0 + hangoverMs * 1_000_000] } ?? [] }
+            return [
+                activity.bothSince.map { $0 + afterMs * 1_000_000 }, activity.lastCapture.map { $0 + hangoverMs * 1_000_000 },
+            ]
+            .compactMap { $0 }
         }.min()
     }
 
     /// Whether a program is in a call now.
     public func isInCall(_ program: Program) -> Bool { programs[program]?.inCall == true }
 
-    /// CL4 (revision 6): whether `program` records from a real input now (a monitor's capture is none).
-    public func isRecording(_ program: Program) -> Bool { programs[program]?.capturing.isEmpty == false }
+    /// CL4: whether `program` records from a real input now (a monitor's capture is none) — or,
+    /// (revision 7) not in a call, did less than `hangoverMs` before `now`: once it records, its
+    /// playback is not muted as other audio again while it goes on recording now and then.
+    public func isRecording(_ program: Program, at now: UInt64) -> Bool {
+        guard let activity = programs[program] else { return false }
+        if !activity.capturing.isEmpty { return true }
+        return activity.lastCapture.map { now < $0 + hangoverMs * 1_000_000 } ?? false
+    }
 
     /// The streams of a program that is followed (CL7: a call's streams).
     public func streams(of program: Program) -> [StreamID] { programs[program]?.streams ?? [] }

@@ -91,7 +91,10 @@ public final class CallWatch: Sendable {
 
     /// CL4 (revision 6): whether `program` records from a real input now — from that moment its
     /// playback is never muted as other audio, before `after-ms` has made it a call too.
-    public func records(_ program: CallDetector.Program) -> Bool { state.withLock { $0.detector.isRecording(program) } }
+    public func records(_ program: CallDetector.Program) -> Bool {
+        let time = now()
+        return state.withLock { $0.detector.isRecording(program, at: time) }
+    }
 
     /// CL7: the programs in a call, with their streams (for tests and status).
     public var calls: [(program: CallDetector.Program, owner: Owner?, streams: [CallDetector.StreamID])] {
@@ -109,7 +112,7 @@ public final class CallWatch: Sendable {
             state.detector.afterMs = policy.afterMs
             state.detector.hangoverMs = policy.hangoverMs
             let actions = change(&state.detector, time)
-            return policy.detect ? actions : actions.filter { if case .end = $0 { true } else { false } }
+            return policy.detect ? actions : actions.filter { if case .begin = $0 { false } else { true } }
         }
         carryOut(actions, reason: nil)
         if !state.withLock({ $0.calls.isEmpty }) { refreshStreams() }
@@ -137,6 +140,7 @@ public final class CallWatch: Sendable {
             switch action {
             case .begin(let program, let facts): begin(program, facts)
             case .end(let program): end(program, reason: reason)
+            case .recordingLapsed: break  // judged again below (CL4)
             }
         }
         onChange()  // CL4: the programs' streams change hands
@@ -188,10 +192,28 @@ public final class CallWatch: Sendable {
     }
 
     /// CL5: the call ended: its session departs with notify-others (what it interrupted resumes).
+    /// (revision 7) Two calls at once: a call still going on that this one interrupted is the
+    /// daemon's to take back, as a call app would — it is active again first, in the step before
+    /// this one departs, so what the calls interrupted (the music) stays interrupted until the last
+    /// call ends, and never plays in between.
     private func end(_ program: CallDetector.Program, reason: String?) {
-        guard let call = state.withLock({ $0.calls.removeValue(forKey: program) }) else { return }
+        let (ended, stillInACall) = state.withLock { state -> (Call?, [AppID]) in
+            let ended = state.calls.removeValue(forKey: program)
+            let others = state.calls.values.compactMap { call -> AppID? in
+                if case .session(let app) = call.owner { return app }
+                return nil
+            }
+            return (ended, others.sorted { $0.rawValue < $1.rawValue })
+        }
+        guard let call = ended else { return }
         switch call.owner {
-        case .session(let app): arbiter.endHostedSession(app)
+        case .session(let app):
+            for other in stillInACall where arbiter.status(of: other)?.isActive == false {
+                arbiter.startHostedOutput(other)
+                logger.info(
+                    "a call goes on after another's end: active again (CL5)", metadata: ["call": "\(other)", "ending": "\(app)"])
+            }
+            arbiter.endHostedSession(app)
         case .systemCall:
             let others = state.withLock { $0.calls.values.contains { $0.owner == .systemCall } }
             if !others { _ = arbiter.report(.systemSession(.call, begin: false)) }

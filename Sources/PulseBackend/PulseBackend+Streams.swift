@@ -138,6 +138,16 @@ extension PulseBackend {
     /// user's, the program's — also while ducked: what the user chose to hear wins until the
     /// next change of its gain); its first known volume is taken as `adoptFirstVolume` says.
     private func foreignStreamChanged(_ stream: PulseStream) {
+        // POL3: a role reported after the stream appeared (seen on PipeWire: music ducked to the
+        // device's level, not its role's) — its duck level follows.
+        if let role = stream.properties["media.role"], OtherAudio.isValidLabel(role) {
+            let changed = state.withLock { state -> Bool in
+                guard let known = state.streams[stream.index], known.system == nil, known.role != role else { return false }
+                state.streams[stream.index]?.role = role
+                return true
+            }
+            if changed { arbiter.otherAudioRoleChanged(Self.otherAudioID(of: stream.index), role: role) }
+        }
         var restoredOurs = false
         var overridden = false
         var usersVolume: (group: String, volume: UInt32)?

@@ -91,4 +91,27 @@ struct CallDetectorTests {
         #expect(detector.advance(to: Self.ms(10_000)).isEmpty)
         #expect(detector.calls.isEmpty)
     }
+
+    @Test(
+        "CL4 (revision 7): once a program records, it counts as recording while it closes and reopens its capture within hangover-ms (its playback is not muted again in between); hangover-ms after its last capture it lapses, said once"
+    )
+    func recordingIsKeptThroughReopening() {
+        var detector = CallDetector(afterMs: 500, hangoverMs: 2000)
+        _ = detector.present(Self.playback, of: Self.browser, Self.facts, at: 0)
+        #expect(!detector.isRecording(Self.browser, at: 0), "playing only")
+        _ = detector.present(Self.capture, of: Self.browser, Self.facts, at: Self.ms(200))
+        #expect(detector.isRecording(Self.browser, at: Self.ms(200)))
+        // The capture closes after 100 ms (before after-ms: no call) and reopens 300 ms later.
+        #expect(detector.removed(Self.capture, at: Self.ms(300)).isEmpty)
+        #expect(detector.isRecording(Self.browser, at: Self.ms(400)), "closed a moment: still recording")
+        #expect(detector.nextDeadline == Self.ms(2_300))
+        let again = CallDetector.StreamID(index: 9, isCapture: true)
+        _ = detector.present(again, of: Self.browser, Self.facts, at: Self.ms(600))
+        #expect(detector.removed(again, at: Self.ms(700)).isEmpty)
+        #expect(detector.advance(to: Self.ms(2_699)).isEmpty)
+        #expect(detector.isRecording(Self.browser, at: Self.ms(2_699)))
+        #expect(detector.advance(to: Self.ms(2_700)) == [.recordingLapsed(Self.browser)], "its playback is other audio again")
+        #expect(!detector.isRecording(Self.browser, at: Self.ms(2_700)))
+        #expect(detector.advance(to: Self.ms(9_000)).isEmpty, "said once")
+    }
 }

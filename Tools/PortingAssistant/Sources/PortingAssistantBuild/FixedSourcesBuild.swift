@@ -62,6 +62,15 @@ public enum FixedSourcesBuild {
             return Modules(swiftModules: swiftModules, moduleMaps: maps)
         }
 
+        /// A package's debug builds: `.build/debug` (SwiftPM's link, made only after a build that
+        /// succeeded), then each `.build/TRIPLE/debug` (where the modules are as soon as they are
+        /// built, whether or not the app's own code built after them; issue 58).
+        static func builds(in dotBuild: URL) -> [URL] {
+            let entries = ((try? FileManager.default.contentsOfDirectory(atPath: dotBuild.path)) ?? []).sorted()
+            return [dotBuild.appendingPathComponent("debug")]
+                + entries.filter { $0.contains("-") }.map { dotBuild.appendingPathComponent("\($0)/debug") }
+        }
+
         /// The packages a package depends on by path (`.package(path:)`: an app's package beside this
         /// one), as SwiftPM's `workspace-state.json` in its `.build` lists them: their C module maps
         /// (CSystemd, CPulse …) are not in `.build/checkouts` (issue 50: `missing required module`).
@@ -81,14 +90,17 @@ public enum FixedSourcesBuild {
         }
 
         /// The first of: `explicit` (`--modules`); a built package in `directory` or above it (an
-        /// app's own package that depends on this one, once built); the package this assistant was
+        /// app's own package that depends on this one, once built — or whose build failed on its own
+        /// code after building ours: every app before it is ported); the package this assistant was
         /// built beside (`tool`: Tools/PortingAssistant/.build/…/audiosession-port in a checkout).
         public static func find(explicit: String?, from directory: String, tool: String) -> Modules? {
             if let explicit { return at(explicit) }
             for start in [directory, URL(fileURLWithPath: tool).resolvingSymlinksInPath().deletingLastPathComponent().path] {
                 var place = URL(fileURLWithPath: start).standardizedFileURL
                 while true {
-                    if let found = at(place.appendingPathComponent(".build/debug").path) { return found }
+                    for build in builds(in: place.appendingPathComponent(".build")) {
+                        if let found = at(build.path) { return found }
+                    }
                     let parent = place.deletingLastPathComponent()
                     if parent.path == place.path { break }
                     place = parent

@@ -55,6 +55,23 @@ struct FixedSourcesBuildTests {
         #expect(found?.moduleMaps.contains(map.path) == true, "\(String(describing: found?.moduleMaps))")
     }
 
+    @Test(
+        "Issue 58: an app whose build failed on its own code (no .build/debug link yet) is checked against the modules in .build/TRIPLE/debug"
+    )
+    func modulesOfAFailedBuild() throws {
+        let app = FileManager.default.temporaryDirectory.appendingPathComponent("port-unbuilt-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: app) }
+        let modules = app.appendingPathComponent(".build/x86_64-unknown-linux-gnu/debug/Modules/AVFAudio.swiftmodule")
+        try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
+        let sources = app.appendingPathComponent("Sources/App")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        #expect(!FileManager.default.fileExists(atPath: app.appendingPathComponent(".build/debug").path))
+        let found = FixedSourcesBuild.Modules.find(explicit: nil, from: sources.path, tool: "/nonexistent/audiosession-port")
+        #expect(
+            found?.swiftModules == app.appendingPathComponent(".build/x86_64-unknown-linux-gnu/debug/Modules").path,
+            "\(String(describing: found?.swiftModules))")
+    }
+
     @Test("Without this package's modules, it is not built, and it says how to give them")
     func notBuiltWithoutModules() {
         let outcome = FixedSourcesBuild.check([(path: "A.swift", text: "let a = 1\n")], modules: nil)
