@@ -30,23 +30,9 @@ package final class PulseInput: @unchecked Sendable {
 
     /// Everything recorded since the last read (a hole reads as silence).
     package func read() -> [Float] {
-        let stream = client.stream
-        return client.connection.locked {
-            var samples: [Float] = []
-            while pa_stream_readable_size(stream) > 0 {
-                var data: UnsafeRawPointer?
-                var bytes = 0
-                guard pa_stream_peek(stream, &data, &bytes) >= 0, bytes > 0 else { break }
-                let count = bytes / MemoryLayout<Float>.size
-                if let data {
-                    samples.append(contentsOf: UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: count))
-                } else {
-                    samples.append(contentsOf: repeatElement(0, count: count))
-                }
-                pa_stream_drop(stream)
-            }
-            return samples
-        }
+        var samples: [Float] = []
+        read { samples.append(contentsOf: $0) }
+        return samples
     }
 
     /// Everything recorded since the last read, handed to `body` fragment by fragment where the

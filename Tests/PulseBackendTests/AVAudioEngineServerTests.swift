@@ -109,13 +109,7 @@ struct AVAudioEngineServerTests {
             configuration: .init(profile: .desktop, permissionPolicy: .grant), logger: RealServerTests.quiet)
         let backend = PulseBackend(arbiter: arbiter, server: pulse.server, logger: RealServerTests.quiet)
         defer { backend.close(); pulse.stop() }
-        // The microphone records the speaker's monitor (PulseFixture): a mixable app plays the tone there.
-        let tone = AudioSession(appID: "tone", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
-        try tone.setCategory(.playback, options: [.mixWithOthers])
-        let source = try AudioPlayer(
-            contentsOf: PlaybackLevelTests.tone(pulse, seconds: 30, amplitude: 0.5, name: "tone"), session: tone,
-            endpoint: .soundServer(pulse.server))
-        try source.play()
+        let source = try AVAudioPlayerServerTests.microphoneTone(pulse, arbiter)
         defer { source.stop() }
         let recognizer = AVAudioSession(
             wrapping: AudioSession(appID: "recognizer", capabilities: .backgroundAudio, transport: .inProcess(arbiter)))
@@ -142,22 +136,13 @@ struct AVAudioEngineServerTests {
         let level = LevelMeter.dBFS(steady[...])
         #expect(abs(level - 20 * log10(0.5)) < 3.5, "\(kind): recorded at \(level) dBFS")
         let rate = format.sampleRate
-        let at440 = Self.power(of: 440, in: steady, rate: rate)
-        let neighbours = max(Self.power(of: 330, in: steady, rate: rate), Self.power(of: 550, in: steady, rate: rate))
+        let at440 = AVAudioPlayerServerTests.power(of: 440, in: steady, rate: rate)
+        let neighbours = max(
+            AVAudioPlayerServerTests.power(of: 330, in: steady, rate: rate),
+            AVAudioPlayerServerTests.power(of: 550, in: steady, rate: rate))
         #expect(at440 > 30 * neighbours, "\(kind): 440 Hz \(at440), neighbours \(neighbours) (rate \(rate))")
         #expect(
             eventually { (try? pulse.pactl(["list", "source-outputs"]).contains("audiosession.app = \"recognizer\"")) == false },
             "\(kind): no capture left")
-    }
-
-    /// The power of one frequency (Goertzel).
-    static func power(of frequency: Double, in samples: [Float], rate: Double) -> Double {
-        let coefficient = 2 * cos(2 * Double.pi * frequency / rate)
-        var (previous, beforePrevious) = (0.0, 0.0)
-        for sample in samples {
-            let current = Double(sample) + coefficient * previous - beforePrevious
-            (beforePrevious, previous) = (previous, current)
-        }
-        return previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
     }
 }

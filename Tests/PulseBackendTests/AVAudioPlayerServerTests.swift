@@ -46,13 +46,7 @@ struct AVAudioPlayerServerTests {
             configuration: .init(profile: .desktop, permissionPolicy: .grant), logger: RealServerTests.quiet)
         let backend = PulseBackend(arbiter: arbiter, server: pulse.server, logger: RealServerTests.quiet)
         defer { backend.close(); pulse.stop() }
-        // The microphone records the speaker's monitor (PulseFixture): a mixable app plays the tone there.
-        let tone = AudioSession(appID: "tone", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
-        try tone.setCategory(.playback, options: [.mixWithOthers])
-        let source = try AudioPlayer(
-            contentsOf: PlaybackLevelTests.tone(pulse, seconds: 30, amplitude: 0.5, name: "tone"), session: tone,
-            endpoint: .soundServer(pulse.server))
-        try source.play()
+        let source = try Self.microphoneTone(pulse, arbiter)
         defer { source.stop() }
         let memo = AVAudioSession(
             wrapping: AudioSession(appID: "memo", capabilities: .backgroundAudio, transport: .inProcess(arbiter)))
@@ -99,9 +93,21 @@ struct AVAudioPlayerServerTests {
         #expect(at440 > 30 * max(below, above), "\(kind): 440 Hz \(at440), 330 Hz \(below), 550 Hz \(above)")
     }
 
-    /// The power of one frequency in 48 kHz samples (Goertzel).
-    static func power(of frequency: Double, in samples: [Float]) -> Double {
-        let coefficient = 2 * cos(2 * Double.pi * frequency / 48_000)
+    /// What the microphone hears: it records the speaker's monitor (PulseFixture), where a mixable
+    /// app plays a 440 Hz tone at −6 dBFS for 30 s (stop it when done).
+    static func microphoneTone(_ pulse: PulseFixture, _ arbiter: Arbiter) throws -> AudioPlayer {
+        let tone = AudioSession(appID: "tone", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        try tone.setCategory(.playback, options: [.mixWithOthers])
+        let source = try AudioPlayer(
+            contentsOf: PlaybackLevelTests.tone(pulse, seconds: 30, amplitude: 0.5, name: "tone"), session: tone,
+            endpoint: .soundServer(pulse.server))
+        try source.play()
+        return source
+    }
+
+    /// The power of one frequency in samples at `rate` (Goertzel).
+    static func power(of frequency: Double, in samples: [Float], rate: Double = 48_000) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * frequency / rate)
         var (previous, beforePrevious) = (0.0, 0.0)
         for sample in samples {
             let current = Double(sample) + coefficient * previous - beforePrevious

@@ -117,24 +117,18 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     open var attachedNodes: Set<AVAudioNode> { withGraph { Set($0.nodes.values) } }
 
     /// The device's output (made on first access).
-    open var outputNode: AVAudioOutputNode {
-        withGraph { graph in
-            if let node = graph.outputNode { return node }
-            let node = AVAudioOutputNode()
-            graph.outputNode = node
-            graph.nodes[ObjectIdentifier(node)] = node
-            node.engine = self
-            return node
-        }
-    }
+    open var outputNode: AVAudioOutputNode { ioNode(\.outputNode, AVAudioOutputNode.init) }
 
     /// The device's input (made on first access): the route's input format, or 0 Hz and 0
     /// channels where the category or route has none.
-    open var inputNode: AVAudioInputNode {
+    open var inputNode: AVAudioInputNode { ioNode(\.inputNode, AVAudioInputNode.init) }
+
+    /// An I/O node of the graph, made and attached on first access.
+    private func ioNode<Node: AVAudioNode>(_ place: WritableKeyPath<EngineGraph, Node?>, _ make: () -> Node) -> Node {
         withGraph { graph in
-            if let node = graph.inputNode { return node }
-            let node = AVAudioInputNode()
-            graph.inputNode = node
+            if let node = graph[keyPath: place] { return node }
+            let node = make()
+            graph[keyPath: place] = node
             graph.nodes[ObjectIdentifier(node)] = node
             node.engine = self
             return node

@@ -66,13 +66,7 @@ package final class TimePitchKernel: RenderKernel, @unchecked Sendable {
         let out = step.output
         out.frames = frames
         guard let link = step.inputs.first, let stretcher = step.state as? Stretcher else { return out.clear(frames) }
-        if bypass {
-            let block = link.fetch(frames, context)
-            for channel in 0..<out.channels {
-                out.channel(channel).update(from: block.channel(min(channel, block.channels - 1)), count: frames)
-            }
-            return
-        }
+        if bypass { return Self.passOn(link, frames: frames, into: out, context) }
         let wanted = (rate: rate, pitch: pitch, overlap: overlap)
         if wanted != stretcher.applied {
             soundtouch_setTempo(stretcher.handle, wanted.rate)
@@ -151,16 +145,20 @@ package final class VarispeedKernel: RenderKernel, @unchecked Sendable {
         let out = step.output
         out.frames = frames
         guard let link = step.inputs.first, let speed = step.state as? Speed else { return out.clear(frames) }
-        if bypass {
-            let block = link.fetch(frames, context)
-            for channel in 0..<out.channels {
-                out.channel(channel).update(from: block.channel(min(channel, block.channels - 1)), count: frames)
-            }
-            return
-        }
+        if bypass { return Self.passOn(link, frames: frames, into: out, context) }
         speed.pull.link = link
         speed.pull.context = context
         speed.converter.ratio = 1 / Double(rate)
         speed.converter.convert(frames: frames, into: out)
+    }
+}
+
+extension RenderKernel {
+    /// A time effect bypassed: its input as it comes, channels mapped by index.
+    static func passOn(_ link: RenderLink, frames: Int, into out: SampleBlock, _ context: RenderContext) {
+        let block = link.fetch(frames, context)
+        for channel in 0..<out.channels {
+            out.channel(channel).update(from: block.channel(min(channel, block.channels - 1)), count: frames)
+        }
     }
 }
