@@ -32,14 +32,17 @@ int main(void) {
             memset(mix, 0, sizeof(mix));
             for (int p = 0; p < n; p++) {
                 float gain = 1.0f / n;
-                for (int c = 0; c < 2; c++) {
-                    int at = position[p];
-                    for (int f = 0; f < slice; f++) {
-                        mix[c][f] += loop[c][at] * gain;
-                        if (++at == rate) at = 0;
+                /* In runs up to the loop's end, so the compiler vectorizes the adds (as ours are). */
+                for (int done = 0; done < slice;) {
+                    int at = position[p], run = slice - done < rate - at ? slice - done : rate - at;
+                    for (int c = 0; c < 2; c++) {
+                        const float *restrict from = loop[c] + at;
+                        float *restrict to = mix[c] + done;
+                        for (int f = 0; f < run; f++) to[f] += from[f] * gain;
                     }
+                    done += run;
+                    position[p] = (at + run) % rate;
                 }
-                position[p] = (position[p] + slice) % rate;
             }
             sink += mix[0][s % slice];
         }
