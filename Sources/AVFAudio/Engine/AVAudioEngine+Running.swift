@@ -191,9 +191,14 @@ extension AVAudioEngine {
     /// The route's formats (EN5): the session's sample rate, its output and input channels (1 or 2
     /// of them: the engine renders mono or stereo).
     func refreshHardwareFormats() {
-        let rate = session.sampleRate > 0 ? session.sampleRate : 48_000
-        let outputs = AVAudioChannelCount(min(2, max(1, session.outputNumberOfChannels)))
-        let inputs = session.inputNumberOfChannels
+        // One status read (through a daemon, one round trip) for the rate and both channel counts;
+        // the session's properties (its last known status) only when it cannot be read now.
+        let status = try? session.status()
+        let sampleRate = status?.sampleRate ?? session.sampleRate
+        let rate = sampleRate > 0 ? sampleRate : 48_000
+        let outputs = AVAudioChannelCount(
+            min(2, max(1, status.map { (try? $0.outputChannels.get()) ?? 0 } ?? session.outputNumberOfChannels)))
+        let inputs = status.map { (try? $0.inputChannels.get()) ?? 0 } ?? session.inputNumberOfChannels
         withGraph { graph in
             graph.hardwareOutput = AVAudioFormat(standardFormatWithSampleRate: rate, channels: outputs)!
             graph.hardwareInput =
