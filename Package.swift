@@ -162,9 +162,13 @@ let package = Package(
         .systemLibrary(name: "CSampleRate"),
         // SoundTouch's C interface (Debian: libsoundtouch-dev): AVAudioUnitTimePitch's time-stretcher.
         .systemLibrary(name: "CSoundTouch"),
+        // FFmpeg's libavformat, libavcodec and libswresample (Debian: libavformat-dev, libavcodec-dev,
+        // libswresample-dev): AAC, Apple Lossless and MP3 behind the same sound-file seam (SO8).
+        .systemLibrary(name: "CFFmpeg"),
         // The engine's render graph lives here too (SPEC §20: the render thread, its plan, the kernels).
         .target(
-            name: "AudioSessionSound", dependencies: ["CSndFile", "CPulse", "PulseClient", "CSampleRate", "CSoundTouch"],
+            name: "AudioSessionSound",
+            dependencies: ["CSndFile", "CPulse", "PulseClient", "CSampleRate", "CSoundTouch", "CFFmpeg"],
             swiftSettings: strict),
         .target(
             name: "AudioSessionMedia",

@@ -8,9 +8,12 @@ package final class PulseOutput: @unchecked Sendable {
     private var stream: OpaquePointer { client.stream }
     package let channels: Int
 
-    /// What asks the server for echo cancellation on a stream (PulseAudio's module-filter-apply
-    /// loads module-echo-cancel for it; a server without it ignores the request).
-    package static let echoCancellation = ["filter.want": "echo-cancel"]
+    /// What asks the server for echo cancellation on a stream (PulseAudio's module-filter-heuristics
+    /// makes it a request, module-filter-apply loads module-echo-cancel for it; a server without
+    /// them ignores it). Both the playback and the capture stream carry it and the phone role: the
+    /// server pairs the two by their stream group, which is the media role when one is set (a
+    /// capture stream without it was grouped by its application and never paired: no canceller).
+    package static let echoCancellation = ["filter.want": "echo-cancel", "media.role": "phone"]
 
     /// - Parameters:
     ///   - bufferDuration: the session's IO buffer duration (HW2); the buffer is twice it, at least

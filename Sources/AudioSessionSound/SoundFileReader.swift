@@ -4,18 +4,24 @@ import CSndFile
 import Glibc
 #endif
 
-/// A sound file read as it plays (SO2): opened once, decoded a piece at a time through
-/// libsndfile, so an hour-long file costs what a minute-long one does. Not thread-safe: its
-/// owner serialises the calls.
+/// A sound file read as it plays (SO2): opened once, decoded a piece at a time, so an hour-long
+/// file costs what a minute-long one does — the one sound-file seam. libsndfile reads what it
+/// can (WAV, AIFF, CAF of linear PCM or ALAC, FLAC, Ogg, MP3); what it cannot — AAC in `.m4a`,
+/// `.mp4` or ADTS, Apple Lossless in `.m4a`, IMA4 in CAF (SO8) — FFmpeg's decoders read
+/// (`CodecFileReader`). Not thread-safe: its owner serialises the calls.
 public final class SoundFileReader: @unchecked Sendable {
     public let path: String
     public let channels: Int
     public let sampleRate: Int
     /// Frames, as the file's header says (a file truncated later may hold fewer).
     public let frames: Int
-    /// libsndfile's major format (`SF_FORMAT_WAV`, `SF_FORMAT_FLAC` …) and subtype (`SF_FORMAT_PCM_16` …).
+    /// libsndfile's major format (`SF_FORMAT_WAV`, `SF_FORMAT_FLAC` …) and subtype (`SF_FORMAT_PCM_16` …);
+    /// 0 for a file FFmpeg decodes (`codec` says which).
     public let format: Int32
+    /// SO8: the codec FFmpeg decodes the file with (`aac`, `alac`, `mp3` …); nil for libsndfile's.
+    public let codec: String?
     private var file: OpaquePointer?
+    private var decoded: CodecFileReader?
     /// The next frame `read` returns.
     public private(set) var position = 0
 
@@ -25,7 +31,15 @@ public final class SoundFileReader: @unchecked Sendable {
     public init(path: String) throws(SoundFileError) {
         var info = SF_INFO()
         guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            throw SoundFileError(description: "cannot read \(path): \(String(cString: sf_strerror(nil)))")
+            let refused = String(cString: sf_strerror(nil))
+            do throws(SoundFileError) {
+                let decoded = try CodecFileReader(path: path)
+                (self.path, self.decoded, codec, format) = (path, decoded, decoded.codec, 0)
+                (channels, sampleRate, frames) = (decoded.channels, decoded.sampleRate, decoded.frames)
+                return
+            } catch {
+                throw SoundFileError(description: "cannot read \(path): \(refused); \(error.description)")
+            }
         }
         guard info.channels > 0, info.samplerate > 0 else {
             sf_close(file)
@@ -33,6 +47,7 @@ public final class SoundFileReader: @unchecked Sendable {
         }
         self.path = path
         self.file = file
+        codec = nil
         channels = Int(info.channels)
         sampleRate = Int(info.samplerate)
         frames = Int(max(0, info.frames))
@@ -47,6 +62,10 @@ public final class SoundFileReader: @unchecked Sendable {
     /// Up to `count` frames from the position on, interleaved; fewer at the end of the file (or
     /// where a file truncated since it was opened ends), none after it.
     public func read(_ count: Int) -> [Float] {
+        if let decoded {
+            defer { position = decoded.position }
+            return decoded.read(count)
+        }
         guard let file, count > 0 else { return [] }
         var samples = [Float](repeating: 0, count: count * channels)
         let read = samples.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(count)) }
@@ -58,6 +77,11 @@ public final class SoundFileReader: @unchecked Sendable {
 
     /// Moves to a frame (clamped to the file).
     public func seek(to frame: Int) {
+        if let decoded {
+            decoded.seek(to: frame)
+            position = decoded.position
+            return
+        }
         guard let file else { return }
         let target = min(max(0, frame), frames)
         let reached = sf_seek(file, sf_count_t(target), SEEK_SET)
@@ -67,5 +91,7 @@ public final class SoundFileReader: @unchecked Sendable {
     public func close() {
         if let file { sf_close(file) }
         file = nil
+        decoded?.close()
+        decoded = nil
     }
 }

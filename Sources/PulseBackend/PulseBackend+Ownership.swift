@@ -8,11 +8,15 @@ import Glibc
 /// Whose a sound-server stream is — the one place that answers, in CL4's order:
 /// 1. a **client**'s (it carries its app id, `audiosession.app`; or, SO1, its program is the
 ///    process of one connected app): governed by its session;
-/// 2. a **call**'s (§18: its program records and plays, CL2): the hosted call's own, never muted
+/// 2. the **server's own** (OA4): a stream a module plays between the server's devices (a
+///    loopback, the echo canceller's to its master, a combined output's): nobody's — the sound in
+///    it is the streams feeding it, each governed as what it is (muting the echo canceller's own
+///    stream would silence the VoiceProcessingIO app feeding it, EN8, SO5);
+/// 3. a **call**'s (§18: its program records and plays, CL2): the hosted call's own, never muted
 ///    as other audio or as a player's (CL4), or left alone during a system call it holds;
-/// 3. a **player**'s (§16 PL1: its process, or an ancestor, is a player's);
-/// 4. a **hosted stream**'s (§17 POL2 `session:`, decided when it appeared);
-/// 5. otherwise **other audio** (OA4) — or, for a capture stream, nobody's (recordings of
+/// 4. a **player**'s (§16 PL1: its process, or an ancestor, is a player's);
+/// 5. a **hosted stream**'s (§17 POL2 `session:`, decided when it appeared);
+/// 6. otherwise **other audio** (OA4) — or, for a capture stream, nobody's (recordings of
 ///    programs that never heard of us are not governed; CL1 only follows them).
 /// Before all of them, SO6: a connected app's **system sound** (`audiosession.system-sound`, from
 /// the process of a connected app — a tag anyone else writes is ignored) is left as it is: mixed
@@ -40,6 +44,7 @@ extension PulseBackend {
     func owner(of stream: PulseStream) -> StreamOwner {
         if stream.properties[PulseStream.systemSoundProperty] != nil, isConnectedAppProgram(stream) { return .systemSound }
         if let app = stream.app { return .client(app) }
+        if stream.isServersOwn { return .nobody }  // OA4: the server's own plumbing (a loopback, a filter)
         if let app = processApp(of: stream) { return .client(app) }  // SO1
         if let program = program(of: stream) {
             switch calls.owner(of: program) {

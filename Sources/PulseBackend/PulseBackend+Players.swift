@@ -100,9 +100,10 @@ extension PulseBackend {
             _ = ownStreamRemoved(stream.index, isRecord: stream.isRecord)
             if own.appliedMute == true { setMute(stream.index, false, because: "its session is gone") }
         }
-        if owner == .systemCall || owner == .systemSound {
+        if owner == .systemCall || owner == .systemSound || (owner == .nobody && !stream.isRecord) {
             // CL6 `system: call`: the program's own streams are left as they were, never muted.
-            // SO6: nor is an app's system sound.
+            // SO6: nor is an app's system sound. OA4: nor the server's own (a loopback, a filter's).
+            // (Other audio is playback: a capture stream's index is of another numbering.)
             _ = releaseOtherAudio(stream.index)
             return
         }

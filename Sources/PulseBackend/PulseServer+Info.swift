@@ -72,18 +72,19 @@ extension PulseServer {
             properties: server.streamProperties(info.proplist, client: info.client),
             isMuted: info.mute != 0, volume: info.volume.channels > 0 && info.has_volume != 0 ? info.volume.values.0 : nil)
         stream.writesSeen = asked.takeUnretainedValue().writes
+        stream.client = info.client == UInt32.max ? nil : info.client  // PA_INVALID_INDEX: a module's
         server.handler(.streamPresent(stream))
     }
 
     static let recordStreamInfo: pa_source_output_info_cb_t = { _, info, end, userdata in
         guard end == 0, let info = info?.pointee else { return }
         let server = server(userdata)
-        server.handler(
-            .streamPresent(
-                PulseStream(
-                    index: info.index, device: info.source, channels: info.volume.channels,
-                    properties: server.streamProperties(info.proplist, client: info.client), isMuted: info.mute != 0,
-                    volume: nil, isRecord: true)))
+        var stream = PulseStream(
+            index: info.index, device: info.source, channels: info.volume.channels,
+            properties: server.streamProperties(info.proplist, client: info.client), isMuted: info.mute != 0,
+            volume: nil, isRecord: true)
+        stream.client = info.client == UInt32.max ? nil : info.client  // PA_INVALID_INDEX: a module's
+        server.handler(.streamPresent(stream))
     }
 
     static let recordStreamListing: pa_source_output_info_cb_t = { context, info, end, userdata in

@@ -26,6 +26,9 @@ public struct PulseStream: Hashable, Sendable {
     /// The stream volumes this connection had written when the server was asked for this report
     /// (`PulseServer.setVolume(stream:…)`): it reflects every one of them, and no later one.
     public var writesSeen: UInt64 = 0
+    /// The server's client the stream is of; nil for a stream a server module plays itself (a
+    /// loopback, an echo canceller's or a combined output's stream to its master device).
+    public var client: UInt32? = 0
 
     public init(
         index: UInt32, device: UInt32, channels: UInt8, properties: [String: String], isMuted: Bool, volume: UInt32?,
@@ -39,6 +42,12 @@ public struct PulseStream: Hashable, Sendable {
         self.isMuted = isMuted
         self.volume = volume
     }
+
+    /// OA4: a stream the server plays itself between its own devices (a module's: a loopback, a
+    /// filter such as the echo canceller feeding its master, a combined output). It carries the
+    /// sound of the streams that feed it, each governed as what it is; a loopback is the user's
+    /// own setting. Never other audio.
+    public var isServersOwn: Bool { client == nil }
 
     /// A stream of an app that does not use us.
     public var isForeign: Bool { properties[Self.appProperty] == nil }
