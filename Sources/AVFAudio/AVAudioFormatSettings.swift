@@ -22,6 +22,17 @@ public let AVLinearPCMIsFloatKey = "AVLinearPCMIsFloatKey"
 public let AVLinearPCMIsBigEndianKey = "AVLinearPCMIsBigEndianKey"
 public let AVEncoderAudioQualityKey = "AVEncoderAudioQualityKey"
 public let AVEncoderBitRateKey = "AVEncoderBitRateKey"
+public let AVEncoderBitRatePerChannelKey = "AVEncoderBitRatePerChannelKey"
+public let AVEncoderBitRateStrategyKey = "AVEncoderBitRateStrategyKey"
+public let AVEncoderBitDepthHintKey = "AVEncoderBitDepthHintKey"
+public let AVSampleRateConverterAudioQualityKey = "AVSampleRateConverterAudioQualityKey"
+public let AVSampleRateConverterAlgorithmKey = "AVSampleRateConverterAlgorithmKey"
+/// `AVEncoderBitRateStrategyKey`'s values (SO8): FFmpeg's AAC encoder keeps a constant bit rate
+/// for `_Constant` and an average one for the other three.
+public let AVAudioBitRateStrategy_Constant = "AVAudioBitRateStrategy_Constant"
+public let AVAudioBitRateStrategy_LongTermAverage = "AVAudioBitRateStrategy_LongTermAverage"
+public let AVAudioBitRateStrategy_VariableConstrained = "AVAudioBitRateStrategy_VariableConstrained"
+public let AVAudioBitRateStrategy_Variable = "AVAudioBitRateStrategy_Variable"
 
 /// `AVEncoderAudioQualityKey`'s values.
 public enum AVAudioQuality: Int, Sendable {

@@ -134,10 +134,14 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
             }
         case kAudioFormatFLAC: code = Int32(SF_FORMAT_FLAC) | Int32(SF_FORMAT_PCM_16)
         case kAudioFormatOpus: code = Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_OPUS)
+        case kAudioFormatMPEG4AAC, kAudioFormatAppleLossless:
+            let encoded = try Self.encoded(settings, id: id, extension: `extension`, channels: channels, who: who)
+            return AudioRecorder.Format(file: .encoded(encoded), channels: channels, sampleRate: Int(rate))
         default:
             throw AudioFileStatus.error(
                 AudioFileStatus.unsupportedDataFormat,
-                "\(who): AVFormatIDKey \(Self.fourCC(id)) is not written here (linear PCM, FLAC and Opus are)")
+                "\(who): AVFormatIDKey \(Self.fourCC(id)) is not written here (linear PCM, AAC, Apple Lossless, FLAC and Opus are)"
+            )
         }
         var info = SF_INFO()
         (info.format, info.channels, info.samplerate) = (code, Int32(channels), Int32(rate))

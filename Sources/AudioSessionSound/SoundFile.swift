@@ -35,10 +35,14 @@ public enum SoundFile {
         case oggVorbis
         /// Any format libsndfile writes: its major format | subtype (SO3's recorder settings).
         case libsndfile(Int32)
+        /// SO8: AAC or Apple Lossless, through FFmpeg.
+        case encoded(EncodedFormat)
 
+        /// libsndfile's code (0 for an encoded format: FFmpeg writes it).
         public var code: Int32 {
             switch self {
             case .libsndfile(let code): code
+            case .encoded: 0
             case .wavFloat: Int32(SF_FORMAT_WAV) | Int32(SF_FORMAT_FLOAT)
             case .wav16: Int32(SF_FORMAT_WAV) | Int32(SF_FORMAT_PCM_16)
             case .flac: Int32(SF_FORMAT_FLAC) | Int32(SF_FORMAT_PCM_16)
@@ -78,9 +82,17 @@ public final class SoundFileWriter: @unchecked Sendable {
     public let channels: Int
     public let sampleRate: Int
     private var file: OpaquePointer?
+    private var encoded: CodecFileWriter?
 
     /// Creates (or truncates) the file.
     public init(path: String, channels: Int, sampleRate: Int, format: SoundFile.Format = .wavFloat) throws(SoundFileError) {
+        self.path = path
+        self.channels = channels
+        self.sampleRate = sampleRate
+        if case .encoded(let settings) = format {
+            encoded = try CodecFileWriter(path: path, channels: channels, sampleRate: sampleRate, format: settings)
+            return
+        }
         var info = SF_INFO()
         info.channels = Int32(channels)
         info.samplerate = Int32(sampleRate)
@@ -92,9 +104,6 @@ public final class SoundFileWriter: @unchecked Sendable {
         if [SF_FORMAT_WAV, SF_FORMAT_AIFF, SF_FORMAT_CAF].map({ Int32($0) }).contains(major) {
             sf_command(file, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))  // readable while it grows
         }
-        self.path = path
-        self.channels = channels
-        self.sampleRate = sampleRate
         self.file = file
     }
 
@@ -102,6 +111,7 @@ public final class SoundFileWriter: @unchecked Sendable {
 
     /// Appends interleaved samples (a whole number of frames).
     public func append(_ samples: [Float]) throws(SoundFileError) {
+        if let encoded { return try encoded.append(samples) }
         guard let file, !samples.isEmpty else { return }
         let frames = sf_count_t(samples.count / channels)
         let written = samples.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress, frames) }
@@ -114,5 +124,7 @@ public final class SoundFileWriter: @unchecked Sendable {
     public func close() {
         if let file { sf_close(file) }
         file = nil
+        encoded?.close()
+        encoded = nil
     }
 }

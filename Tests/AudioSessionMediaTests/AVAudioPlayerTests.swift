@@ -257,7 +257,9 @@ struct AVAudioPlayerTests {
         #expect(try SoundFile.read(fixture.directory + "/timed.wav").frames == 2_000)
 
         for (settings, name, code) in [
-            ([AVFormatIDKey: 0x6161_6320], "memo.m4a", 0x666D_743F),  // AAC: not written here
+            ([AVFormatIDKey: 0x6161_6320, AVEncoderBitRateKey: 2_000_000], "memo.m4a", 0x666D_743F),  // SO8: too high for AAC
+            ([AVFormatIDKey: 0x6161_6320], "memo.wav", 0x7479_703F),  // SO8: AAC in a WAV
+            ([AVFormatIDKey: 0x696D_6134], "memo.caf", 0x666D_743F),  // IMA4: read, not written
             ([AVNumberOfChannelsKey: 0], "memo.wav", 0x666D_743F),
             ([AVSampleRateKey: 0], "memo.wav", 0x666D_743F),
             ([:], "nowhere/memo.wav", 0x7768_743F),
