@@ -7,6 +7,7 @@
 #define AUDIOSESSION_CF_IMPLEMENTATION 1
 #include <AudioToolbox/AudioSession.h>
 #include <AudioToolbox/AudioServices.h>
+#include <AudioUnit/AudioUnit.h>
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -151,4 +152,14 @@ OSStatus AudioServicesCreateSystemSoundIDCF(CFURLRef inFileURL, SystemSoundID *o
         return kAudio_ParamError;
     }
     return AudioServicesCreateSystemSoundID(path, outSystemSoundID);
+}
+
+/* SO9: a component's name as a CFString the caller releases. */
+OSStatus AudioComponentCopyNameCF(AudioComponent inComponent, CFStringRef *outName) {
+    const char *name = NULL;
+    if (outName == NULL) return kAudio_ParamError;
+    OSStatus status = AudioComponentCopyName(inComponent, &name);
+    if (status != 0) return status;
+    *outName = makeString(name);
+    return 0;
 }

@@ -4,9 +4,28 @@ import CAudioSessionServices
 // The functions of AudioUnitServices.h (SPEC §19 SO5): the two I/O units found through the
 // AudioComponent API, their properties and life; every error comes back as Apple's OSStatus.
 
-/// The components offered (RemoteIO, VoiceProcessingIO) and the live units of this process.
+/// The components offered (RemoteIO, VoiceProcessingIO, AUConverter) and the live units of this
+/// process: I/O units and converter units, each kind with handles of its own numbers.
 enum CUnits {
     static let live = CHandles<CAudioUnit>()
+    static let converters = CHandles<CConverterUnit>(first: 0x2000_0000)
+
+    /// A unit of either kind, by its handle.
+    enum Found {
+        case io(CAudioUnit)
+        case converter(CConverterUnit)
+    }
+
+    static func find(_ handle: AudioUnit?) throws(CStatus) -> Found {
+        if let converter = try? converters.find(handle) { return .converter(converter) }
+        return .io(try live.find(handle))
+    }
+
+    /// An I/O unit's; a converter unit has no such call (kAudio_ParamError).
+    static func io(_ handle: AudioUnit?) throws(CStatus) -> CAudioUnit {
+        guard case .io(let unit) = try find(handle) else { throw CStatus(Int(kAudio_ParamError)) }
+        return unit
+    }
 
     /// A component's handle: a fixed number per kind, never an address.
     static func component(_ kind: CAudioUnit.Kind) -> AudioComponent {
@@ -22,8 +41,18 @@ enum CUnits {
 
     static func description(of kind: CAudioUnit.Kind) -> AudioComponentDescription {
         AudioComponentDescription(
-            componentType: UInt32(kAudioUnitType_Output), componentSubType: kind.subType,
+            componentType: kind.type, componentSubType: kind.subType,
             componentManufacturer: UInt32(kAudioUnitManufacturer_Apple), componentFlags: 0, componentFlagsMask: 0)
+    }
+
+    /// A property of a unit of either kind.
+    static func property(
+        of handle: AudioUnit?, _ id: AudioUnitPropertyID, scope: AudioUnitScope, element: AudioUnitElement
+    ) throws(CStatus) -> [UInt8] {
+        switch try find(handle) {
+        case .io(let unit): try unit.property(id, scope: scope, element: element)
+        case .converter(let unit): try unit.property(id, scope: scope, element: element)
+        }
     }
 
     /// Whether `kind` matches what is asked (a 0 field matches anything, as on Apple's systems).
@@ -63,6 +92,16 @@ public func cComponentGetDescription(
     }
 }
 
+/// SO9: Apple's name of a component; in the C form a C string the library owns.
+@_cdecl("AudioComponentCopyName")
+public func cComponentCopyName(_ component: AudioComponent?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> OSStatus {
+    CStatus.of { () throws(CStatus) in
+        let kind = try CUnits.kind(of: component)
+        guard let out else { throw CStatus(Int(kAudio_ParamError)) }
+        out.pointee = UnsafeRawPointer(kind.name.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+}
+
 @_cdecl("AudioComponentInstanceNew")
 public func cComponentInstanceNew(
     _ component: AudioComponent?, _ out: UnsafeMutablePointer<AudioComponentInstance?>?
@@ -72,33 +111,51 @@ public func cComponentInstanceNew(
     CStatus.of { () throws(CStatus) in
         let kind = try CUnits.kind(of: component)
         guard let out else { throw CStatus(Int(kAudio_ParamError)) }
+        if kind == .converter {
+            let rate = CSession.processSession.sampleRate
+            out.pointee = CUnits.converters.add { _ in CConverterUnit(sampleRate: rate >= 8_000 ? Int(rate) : 48_000) }
+            return
+        }
         out.pointee = CUnits.live.add { handle in CAudioUnit(kind: kind, session: CSession.processSession, handle: handle) }
     }
 }
 
 @_cdecl("AudioComponentInstanceDispose")
 public func cComponentInstanceDispose(_ unit: AudioComponentInstance?) -> OSStatus {
-    CStatus.of { () throws(CStatus) in try CUnits.live.remove(unit).dispose() }
+    CStatus.of { () throws(CStatus) in
+        if (try? CUnits.converters.remove(unit)) != nil { return }
+        try CUnits.live.remove(unit).dispose()
+    }
 }
 
 @_cdecl("AudioUnitInitialize")
 public func cUnitInitialize(_ unit: AudioUnit?) -> OSStatus {
-    CStatus.of { () throws(CStatus) in try CUnits.live.find(unit).initialize() }
+    CStatus.of { () throws(CStatus) in
+        switch try CUnits.find(unit) {
+        case .io(let unit): try unit.initialize()
+        case .converter(let unit): try unit.initialize()
+        }
+    }
 }
 
 @_cdecl("AudioUnitUninitialize")
 public func cUnitUninitialize(_ unit: AudioUnit?) -> OSStatus {
-    CStatus.of { () throws(CStatus) in try CUnits.live.find(unit).uninitialize() }
+    CStatus.of { () throws(CStatus) in
+        switch try CUnits.find(unit) {
+        case .io(let unit): try unit.uninitialize()
+        case .converter(let unit): unit.uninitialize()
+        }
+    }
 }
 
 @_cdecl("AudioOutputUnitStart")
 public func cOutputUnitStart(_ unit: AudioUnit?) -> OSStatus {
-    CStatus.of { () throws(CStatus) in try CUnits.live.find(unit).start() }
+    CStatus.of { () throws(CStatus) in try CUnits.io(unit).start() }
 }
 
 @_cdecl("AudioOutputUnitStop")
 public func cOutputUnitStop(_ unit: AudioUnit?) -> OSStatus {
-    CStatus.of { () throws(CStatus) in try CUnits.live.find(unit).stop() }
+    CStatus.of { () throws(CStatus) in try CUnits.io(unit).stop() }
 }
 
 @_cdecl("AudioUnitSetProperty")
@@ -107,9 +164,11 @@ public func cUnitSetProperty(
     _ data: UnsafeRawPointer?, _ size: UInt32
 ) -> OSStatus {
     CStatus.of { () throws(CStatus) in
-        let unit = try CUnits.live.find(unit)
         guard let data else { throw CStatus(Int(kAudio_ParamError)) }
-        try unit.setProperty(id, scope: scope, element: element, data, size: Int(size))
+        switch try CUnits.find(unit) {
+        case .io(let unit): try unit.setProperty(id, scope: scope, element: element, data, size: Int(size))
+        case .converter(let unit): try unit.setProperty(id, scope: scope, element: element, data, size: Int(size))
+        }
     }
 }
 
@@ -119,7 +178,7 @@ public func cUnitGetProperty(
     _ data: UnsafeMutableRawPointer?, _ size: UnsafeMutablePointer<UInt32>?
 ) -> OSStatus {
     CStatus.of { () throws(CStatus) in
-        let bytes = try CUnits.live.find(unit).property(id, scope: scope, element: element)
+        let bytes = try CUnits.property(of: unit, id, scope: scope, element: element)
         guard let data, let size else { throw CStatus(Int(kAudio_ParamError)) }
         guard Int(size.pointee) >= bytes.count else { throw CStatus(Int(kAudio_ParamError)) }
         bytes.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
@@ -133,7 +192,7 @@ public func cUnitGetPropertyInfo(
     _ size: UnsafeMutablePointer<UInt32>?, _ writable: UnsafeMutablePointer<UInt8>?
 ) -> OSStatus {
     CStatus.of { () throws(CStatus) in
-        let bytes = try CUnits.live.find(unit).property(id, scope: scope, element: element)
+        let bytes = try CUnits.property(of: unit, id, scope: scope, element: element)
         size?.pointee = UInt32(bytes.count)
         writable?.pointee = Int(id) == kAudioOutputUnitProperty_IsRunning ? 0 : 1
     }
@@ -144,9 +203,9 @@ public func cUnitSetParameter(
     _ unit: AudioUnit?, _ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
     _ value: AudioUnitParameterValue, _ offset: UInt32
 ) -> OSStatus {
-    // The I/O units have no parameters.
+    // The units offered have no parameters.
     CStatus.of { () throws(CStatus) in
-        _ = try CUnits.live.find(unit)
+        _ = try CUnits.find(unit)
         throw CStatus(Int(kAudioUnitErr_InvalidParameter))
     }
 }
@@ -157,7 +216,7 @@ public func cUnitGetParameter(
     _ value: UnsafeMutablePointer<AudioUnitParameterValue>?
 ) -> OSStatus {
     CStatus.of { () throws(CStatus) in
-        _ = try CUnits.live.find(unit)
+        _ = try CUnits.find(unit)
         throw CStatus(Int(kAudioUnitErr_InvalidParameter))
     }
 }
@@ -168,10 +227,15 @@ public func cUnitRender(
     _ bus: UInt32, _ frames: UInt32, _ data: UnsafeMutablePointer<AudioBufferList>?
 ) -> OSStatus {
     CStatus.of { () throws(CStatus) in
-        let unit = try CUnits.live.find(unit)
-        guard bus == 1 else { throw CStatus(Int(kAudioUnitErr_InvalidElement)) }  // the microphone's bus only
         guard let data else { throw CStatus(Int(kAudio_ParamError)) }
-        try unit.renderInput(frames: Int(frames), into: data, flags: flags)
+        switch try CUnits.find(unit) {
+        case .io(let unit):
+            guard bus == 1 else { throw CStatus(Int(kAudioUnitErr_InvalidElement)) }  // the microphone's bus only
+            try unit.renderInput(frames: Int(frames), into: data, flags: flags)
+        case .converter(let unit):
+            guard bus == 0 else { throw CStatus(Int(kAudioUnitErr_InvalidElement)) }  // SO9: its one output bus
+            try unit.render(frames: Int(frames), into: data)
+        }
     }
 }
 
@@ -181,7 +245,7 @@ public func cUnitAddPropertyListener(
     _ userData: UnsafeMutableRawPointer?
 ) -> OSStatus {
     CStatus.of { () throws(CStatus) in
-        let unit = try CUnits.live.find(unit)
+        let unit = try CUnits.io(unit)
         guard Int(id) == kAudioOutputUnitProperty_IsRunning else { throw CAudioUnit.invalidProperty }
         guard let procedure else { throw CStatus(Int(kAudio_ParamError)) }
         try unit.addListener(.init(procedure: procedure, userData: userData, property: id))
@@ -194,7 +258,7 @@ public func cUnitRemovePropertyListener(
     _ userData: UnsafeMutableRawPointer?
 ) -> OSStatus {
     CStatus.of { () throws(CStatus) in
-        let unit = try CUnits.live.find(unit)
+        let unit = try CUnits.io(unit)
         guard let procedure else { throw CStatus(Int(kAudio_ParamError)) }
         try unit.removeListener(procedure, userData: userData, property: id)
     }

@@ -14,13 +14,26 @@ import Glibc
 /// Everything it holds is its serial queue's, the thread the callbacks run on; it ticks once per
 /// IO buffer duration and asks for that many frames each time.
 final class CAudioUnit: @unchecked Sendable {
+    /// The components offered: the two I/O units and (SO9) the converter unit (`CConverterUnit`).
     enum Kind: CaseIterable {
-        case remoteIO, voiceProcessingIO
+        case remoteIO, voiceProcessingIO, converter
+
+        var type: UInt32 { UInt32(self == .converter ? kAudioUnitType_FormatConverter : kAudioUnitType_Output) }
 
         var subType: UInt32 {
             switch self {
             case .remoteIO: UInt32(kAudioUnitSubType_RemoteIO)
             case .voiceProcessingIO: UInt32(kAudioUnitSubType_VoiceProcessingIO)
+            case .converter: UInt32(kAudioUnitSubType_AUConverter)
+            }
+        }
+
+        /// SO9: Apple's names (AudioComponentCopyName).
+        var name: StaticString {
+            switch self {
+            case .remoteIO: "Apple: AURemoteIO"
+            case .voiceProcessingIO: "Apple: AUVoiceProcessingIO"
+            case .converter: "Apple: AUConverter"
             }
         }
     }
@@ -96,6 +109,9 @@ final class CAudioUnit: @unchecked Sendable {
                 guard element <= 1 else { throw Self.invalidElement }
                 // The app's side (bus 0's input, bus 1's output) is what it set; the other the hardware's.
                 return Self.bytes(of: (element == 0 ? outputFormat : inputFormat).description)
+            case kAudioUnitProperty_SampleRate:  // SO9: that bus's stream format's rate, on any scope
+                guard element <= 1 else { throw Self.invalidElement }
+                return Self.bytes(of: Float64((element == 0 ? outputFormat : inputFormat).sampleRate))
             case kAudioUnitProperty_MaximumFramesPerSlice:
                 return Self.bytes(of: maximumFrames)
             case kAudioOutputUnitProperty_IsRunning:
@@ -135,6 +151,14 @@ final class CAudioUnit: @unchecked Sendable {
                     format = try CPCMFormat(try value(AudioStreamBasicDescription.self))
                 } catch { throw CStatus(Int(kAudioUnitErr_FormatNotSupported)) }
                 guard !running else { throw CStatus(Int(kAudioUnitErr_CannotDoInCurrentContext)) }
+                if element == 0 { outputFormat = format } else { inputFormat = format }
+            case kAudioUnitProperty_SampleRate:  // SO9: the bus's stream format at this rate
+                guard element <= 1 else { throw Self.invalidElement }
+                let rate = try value(Float64.self)
+                guard (8_000...192_000).contains(rate) else { throw CStatus(Int(kAudioUnitErr_FormatNotSupported)) }
+                guard !running else { throw CStatus(Int(kAudioUnitErr_CannotDoInCurrentContext)) }
+                let old = element == 0 ? outputFormat : inputFormat
+                let format = CPCMFormat(sampleRate: Int(rate), channels: old.channels, isFloat: old.isFloat)
                 if element == 0 { outputFormat = format } else { inputFormat = format }
             case kAudioUnitProperty_SetRenderCallback:
                 renderCallback = try value(AURenderCallbackStruct.self)

@@ -5,7 +5,11 @@ import Synchronization
 /// a number, never an address, so a disposed object's handle is refused (kAudio_ParamError)
 /// instead of being freed memory; numbers are never reused.
 final class CHandles<Object: AnyObject & Sendable>: Sendable {
-    private let live = Mutex<(next: UInt, objects: [UInt: Object])>((0x10_000, [:]))
+    private let live: Mutex<(next: UInt, objects: [UInt: Object])>
+
+    /// `first`: where its numbers start, so that the handles of two kinds (an I/O unit's, a
+    /// converter unit's) never meet.
+    init(first: UInt = 0x10_000) { live = Mutex((first, [:])) }
 
     /// Makes an object with its new handle and keeps it; returns the handle.
     func add(_ make: (OpaquePointer) -> Object) -> OpaquePointer {

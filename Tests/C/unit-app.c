@@ -224,7 +224,7 @@ static int voice(void) {
 }
 
 static int checks(void) {
-    /* Discovery: both I/O units, in order, a 0 field matching anything; no other unit. */
+    /* Discovery: both I/O units and the converter (SO9), in order, a 0 field matching anything; no other unit. */
     AudioComponentDescription any = {0}, mixer = {kAudioUnitType_Mixer, 0, 0, 0, 0};
     AudioComponent first = AudioComponentFindNext(NULL, &any);
     AudioComponent second = first ? AudioComponentFindNext(first, &any) : NULL;
@@ -234,7 +234,11 @@ static int checks(void) {
     EXPECT(second && AudioComponentGetDescription(second, &found) == 0 &&
                found.componentSubType == kAudioUnitSubType_VoiceProcessingIO,
            "VoiceProcessingIO next");
-    EXPECT(second && AudioComponentFindNext(second, &any) == NULL, "nothing after them");
+    AudioComponent third = second ? AudioComponentFindNext(second, &any) : NULL;
+    EXPECT(third && AudioComponentGetDescription(third, &found) == 0 && found.componentType == kAudioUnitType_FormatConverter &&
+               found.componentSubType == kAudioUnitSubType_AUConverter,
+           "the AUConverter next (SO9)");
+    EXPECT(third && AudioComponentFindNext(third, &any) == NULL, "nothing after them");
     EXPECT(AudioComponentFindNext(NULL, &mixer) == NULL, "no mixer unit");
 
     /* pjsip's set-up: VoiceProcessingIO, input on, 16-bit mono at 16 kHz both ways, read back. */

@@ -3,7 +3,18 @@
  * <AudioUnit/AudioUnit.h> is the same declarations.
  *
  *  - AudioComponentFindNext finds kAudioUnitType_Output units of subtype RemoteIO and
- *    VoiceProcessingIO (a 0 field of the description matches anything), nothing else.
+ *    VoiceProcessingIO, and the kAudioUnitType_FormatConverter unit of subtype AUConverter (a 0
+ *    field of the description matches anything), nothing else. AudioComponentCopyName gives
+ *    Apple's names ("Apple: AURemoteIO", "Apple: AUVoiceProcessingIO", "Apple: AUConverter"): here
+ *    a C string the library owns; in Apple's form (AudioUnit/AudioUnit.h) a CFStringRef to release.
+ *  - kAudioUnitProperty_SampleRate reads, on any scope and bus, the rate of that bus's stream
+ *    format, and writes it (SO9).
+ *  - The converter unit (SO9): the stream format of its input scope is what its input render
+ *    callback (kAudioUnitProperty_SetRenderCallback on the input scope) gives, that of its output
+ *    scope what AudioUnitRender on bus 0 fills; linear PCM to linear PCM (rate, channels, 16-bit
+ *    integer or 32-bit float), through the one converter Audio Converter Services use
+ *    (AudioConverterServices.h). AudioUnitRender calls the callback on the caller's thread, as
+ *    many times as the conversion needs.
  *  - Bus 0 is the speaker (the app renders into it: kAudioUnitScope_Input, element 0), bus 1 the
  *    microphone (the app reads it: kAudioUnitScope_Output, element 1); EnableIO turns each on
  *    (output on, input off, as on iOS). StreamFormat takes linear PCM as Audio Queues do
@@ -70,6 +81,7 @@ enum {
     kAudioUnitSubType_VoiceProcessingIO = 0x7670696F, /* 'vpio' */
     kAudioUnitSubType_GenericOutput = 0x67656E72, /* 'genr' */
     kAudioUnitSubType_MultiChannelMixer = 0x6D636D78, /* 'mcmx' */
+    kAudioUnitSubType_AUConverter = 0x636F6E76, /* 'conv' */
     kAudioUnitManufacturer_Apple = 0x6170706C, /* 'appl' */
 };
 
@@ -80,6 +92,8 @@ enum {
 };
 
 enum {
+    kAudioUnitProperty_ClassInfo = 0,
+    kAudioUnitProperty_SampleRate = 2,
     kAudioUnitProperty_StreamFormat = 8,
     kAudioUnitProperty_MaximumFramesPerSlice = 14,
     kAudioUnitProperty_SetRenderCallback = 23,
@@ -138,6 +152,9 @@ extern OSStatus AudioOutputUnitStart(AudioUnit ci);
 extern OSStatus AudioOutputUnitStop(AudioUnit ci);
 
 extern OSStatus AudioComponentGetDescription(AudioComponent inComponent, AudioComponentDescription *outDesc);
+/* The C form: a C string the library owns, valid as long as the process runs (Apple's form: a
+ * CFStringRef). */
+extern OSStatus AudioComponentCopyName(AudioComponent inComponent, const char **outName);
 extern OSStatus AudioUnitGetPropertyInfo(AudioUnit inUnit, AudioUnitPropertyID inID, AudioUnitScope inScope,
                                          AudioUnitElement inElement, UInt32 *outDataSize, Boolean *outWritable);
 extern OSStatus AudioUnitGetParameter(AudioUnit inUnit, AudioUnitParameterID inID, AudioUnitScope inScope,
