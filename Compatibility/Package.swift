@@ -23,7 +23,15 @@ let package = Package(
                 .product(name: "os", package: repository),
                 .product(name: "MediaPlayer", package: repository),
             ]
-        )
+        ),
+        // N4: a meditation app's interruption handler on the main thread, its Timer firing.
+        .executableTarget(
+            name: "meditation-app",
+            dependencies: [
+                .product(name: "AVFoundation", package: repository),
+                .product(name: "AudioSession", package: repository),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -28,8 +28,9 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     public init(wrapping session: AudioSession) {
         self.session = session
         super.init()
-        session.postsToNotificationCenter = false  // posted here, with this object
-        session.addNotificationHandler { [weak self] notification in self?.post(notification) }
+        // Posted here, with this object, on the thread N4 gives each notification.
+        session.replacePoster { [weak self] _, notification in self?.post(notification) }
+        AudioSession.installMainRunLoopTurn()
     }
 
     /// Runs a library call, turning its error into the `NSError` iOS code expects.

@@ -23,6 +23,18 @@ extension AudioSession {
             let (name, userInfo) = AudioSession.post(notification)
             NotificationCenter.default.post(name: name, object: session, userInfo: userInfo)
         }
+        Self.installMainRunLoopTurn()
+    }
+
+    /// N4: `waitForPendingNotifications` on the main thread turns the main run loop (5 ms at a
+    /// time) until the posts handed to the main queue are made.
+    public static func installMainRunLoopTurn() {
+        mainRunLoopTurn.withLock { turn in
+            if turn == nil { turn = { _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005)) } }
+        }
+        mainQueueSubmit.withLock { submit in
+            if submit == nil { submit = { job in OperationQueue.main.addOperation(job) } }
+        }
     }
 
     /// The session of this process, connected as `AudioSessionTransport.fromEnvironment` says.

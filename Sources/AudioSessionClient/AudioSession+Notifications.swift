@@ -82,7 +82,7 @@ extension AudioSession {
         if case .recordPermission(let granted) = notification {
             for waiter in waiters { waiter.resume(returning: granted) }
         }
-        if posts { poster?(self, notification) }
+        if posts { post(notification) }  // N4: on the thread iOS posts it on, in order
     }
 
     func finishStreams() {

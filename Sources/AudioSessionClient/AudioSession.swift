@@ -42,6 +42,9 @@ public final class AudioSession: Sendable {
         var gates: [UInt64: EventGate] = [:]
         var nextGate: UInt64 = 0
         var callsPoster = true
+        /// N4: the poster a layer put in place of the one given at init, and the posts in order.
+        var replacedPoster: Poster?
+        var posts = Posts()
         var permissionWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         var nextToken: UInt64 = 0
         var lastStatus: SessionStatus?
@@ -155,6 +158,7 @@ public final class AudioSession: Sendable {
         try connection().flush()
         releaseHeldEvents()  // N3: asked for now, they are not held for the main queue
         eventQueue.sync {}
+        waitForMainQueuePosts()  // N4: the posts handed to the main queue, made
     }
 
     /// The open connection, opening it if needed.

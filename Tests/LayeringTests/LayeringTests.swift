@@ -43,7 +43,7 @@ struct LayeringTests {
         "Scenarios": ["AudioSessionModel", "AudioSessionClient", "AudioSessionWire", "AudioSessionEngine"],
         "AudioSessionMedia": ["AudioSession", "AudioSessionModel", "AudioSessionSound", "CSndFile", "CPulse", "PulseClient"],
         // The one playback and recording path: no session, no Foundation (the C library links it).
-        "AudioSessionSound": ["CSndFile", "CPulse", "PulseClient", "CSampleRate", "CSoundTouch"],
+        "AudioSessionSound": ["CSndFile", "CPulse", "PulseClient", "CSampleRate", "CSoundTouch", "CFFmpeg"],
         "PulseClient": ["CPulse"],
         // A backend knows the runtime's door (AudioBackend, Arbiter.report) and the model only.
         "PulseBackend": ["CPulse", "PulseClient", "AudioSessionModel", "AudioSessionRuntime"],

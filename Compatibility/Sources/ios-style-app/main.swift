@@ -14,29 +14,35 @@ func check(_ condition: Bool, _ what: String) {
 
 let system = try SystemController(transport: .fromEnvironment)
 let session = AVAudioSession.sharedInstance()
-func settle() { try? session.session.waitForPendingNotifications() }
+/// Waits for every notification of the session: those posted on the main queue (N4: interruptions,
+/// media services, the hint) are made when the main actor awaits, as an app's run loop would.
+func settle() async {
+    try? session.session.waitForPendingNotifications()
+    let deadline = Date().addingTimeInterval(5)
+    while session.session.hasPendingPosts, Date() < deadline { try? await Task.sleep(nanoseconds: 2_000_000) }
+}
 
 // A player is interrupted by a call and resumes when told (I1, I3, I4).
 let player = Player()
 try player.play()
 check(player.isPlaying, "the player plays after setCategory(.playback) and setActive(true)")
 try system.perform(.systemSession(.call, begin: true))
-settle()
+await settle()
 check(player.log == ["began"] && !player.isPlaying, "a call interrupts it: interruption began (type as UInt)")
 
 // A VoIP call during the phone call is refused with InsufficientPriority as an NSError (A3).
 check(VoIPCall.start() == .busy, "a VoIP call during a phone call fails with ErrorCode.insufficientPriority")
 try system.perform(.systemSession(.call, begin: false))
-settle()
+await settle()
 check(player.log == ["began", "resumed"], "the call ends with shouldResume and the player resumes")
 
 // Headphones come and go; the watcher pauses when the previous route had headphones (RT11).
 let watcher = HeadphoneWatcher()
 try system.perform(.plug(.headphones, uid: nil))
-settle()
+await settle()
 check(watcher.headphonesConnected, "plugged headphones are the current route's output (portType == .headphones)")
 try system.perform(.unplug(uid: "headphones-1"))
-settle()
+await settle()
 check(watcher.pausedBecauseHeadphonesLeft, "oldDeviceUnavailable with headphones in AVAudioSessionRouteChangePreviousRouteKey")
 check(watcher.reasons == [.newDeviceAvailable, .oldDeviceUnavailable], "route change reasons read back as UInt")
 
@@ -75,16 +81,16 @@ try session.setCategory(.record)
 if let builtIn = session.availableInputs?.first(where: { $0.portType == .builtInMic }) {
     try session.setPreferredInput(builtIn)
 }
-settle()
+await settle()
 check(session.preferredInput?.portType == .builtInMic, "setPreferredInput(built-in mic) reads back")
 let reasonsBeforePlug = watcher.reasons.count
 try system.perform(.plug(.usb, uid: nil))
-settle()
+await settle()
 check(session.preferredInput == nil, "a plugged USB microphone clears preferredInput (nil)")
 check(session.currentRoute.inputs.first?.portType == .usbAudio, "the USB microphone is the current route's input")
 check(Array(watcher.reasons.dropFirst(reasonsBeforePlug)) == [.newDeviceAvailable], "the plug is told as newDeviceAvailable")
 try system.perform(.unplug(uid: "usb-1"))
-settle()
+await settle()
 check(session.preferredInput == nil, "the unplug does not restore the preference")
 
 // Another app's audio hints that ours (a game's effects) should go quiet (OA3); media services
@@ -109,15 +115,15 @@ let podcast = AudioSession(appID: "com.example.podcast", capabilities: .backgrou
 try podcast.setCategory(.playback)
 try podcast.setActive(true)
 try podcast.reportOutputRunning(true)
-settle()
+await settle()
 try podcast.reportOutputRunning(false)
 try podcast.setActive(false)
-settle()
+await settle()
 check(hints == [.begin, .end], "silence-secondary-audio hints begin then end, as UInt")
 check(!session.secondaryAudioShouldBeSilencedHint, "the hint reads false again")
 podcast.close()
 try system.perform(.mediaServicesReset)
-settle()
+await settle()
 check(resets == 1, "mediaServicesWereResetNotification once")
 check(session.category == .soloAmbient, "the session is back to its defaults after the reset")
 
@@ -129,25 +135,25 @@ check(podcastPlayer?.isPlaying == true, "ported podcast player plays (long-form 
 let monitor = RouteMonitor()
 let trackObserver = TrackObserver()  // observers registered in an extension
 try system.perform(.plug(.headphones, uid: "ported-headphones"))
-settle()
+await settle()
 try system.perform(.unplug(uid: "ported-headphones"))
-settle()
+await settle()
 check(monitor.routes.suffix(2) == ["Headphones", "Speaker"], "ported route monitor's closure observer saw both changes")
 check(podcastPlayer?.log == ["paused: headphones gone"], "ported podcast player paused when the headphones left")
 try system.perform(.systemSession(.call, begin: true))
-settle()
+await settle()
 check(podcastPlayer?.log.last == "interrupted", "ported podcast player hears the interruption")
 try system.perform(.systemSession(.call, begin: false))
-settle()
+await settle()
 check(podcastPlayer?.isPlaying == true, "ported podcast player resumes when told")
 check(
     trackObserver.routeChanges == 2, "ported observers of an extension heard both route changes (\(trackObserver.routeChanges))")
 check(trackObserver.interruptions == 2, "and the call's begin and end (\(trackObserver.interruptions))")
 trackObserver.stopObservingRoutes()  // removeObserver(self, name:object:) in the extension
 try system.perform(.plug(.headphones, uid: "ported-headphones"))
-settle()
+await settle()
 try system.perform(.unplug(uid: "ported-headphones"))
-settle()
+await settle()
 check(trackObserver.routeChanges == 2, "removing the route observer by name removed it: no handler ran again")
 weak var releasedPlayer = podcastPlayer
 podcastPlayer = nil
@@ -156,7 +162,7 @@ let callAudio = CallAudio()
 callAudio.start()
 check(callAudio.failures.isEmpty, "ported VoIP module starts (allowBluetoothHFP, preferences)")
 try system.perform(.mediaServicesReset)
-settle()
+await settle()
 check(callAudio.restarts == 1, "ported VoIP module restarts after a media-services reset")
 callAudio.stop()
 
@@ -168,26 +174,26 @@ try game.start()
 check(game.musicPlaying, "ported game audio (it was behind #if os(iOS)) builds and starts on Linux")
 let reader = InterruptionReader()
 try system.perform(.systemSession(.call, begin: true))
-settle()
+await settle()
 check(reader.events == ["began"] && game.interruptions == 1, "ported NSValue reader: the interruption's type read typed")
 try system.perform(.systemSession(.call, begin: false))
-settle()
+await settle()
 check(reader.events == ["began", "ended, resume"], "ported NSValue reader: ended with shouldResume read typed: \(reader.events)")
 let nowPlaying = NowPlayingController()
 try system.perform(.plug(.headphones, uid: "ported-named"))
-settle()
+await settle()
 check(nowPlaying.log == ["route change"], "ported now-playing controller hears route changes")
 nowPlaying.pause()
 try system.perform(.unplug(uid: "ported-named"))
-settle()
+await settle()
 try game.start()
 try system.perform(.systemSession(.call, begin: true))
-settle()
+await settle()
 check(
     nowPlaying.log == ["route change", "paused", "interruption"],
     "removeObserver(self, name:object:) ported: no route changes after it, interruptions still: \(nowPlaying.log)")
 try system.perform(.systemSession(.call, begin: false))
-settle()
+await settle()
 game.stop()
 
 // `import Combine` (OpenCombine) and `import AVKit` build unchanged and behave (issue 29).
@@ -195,25 +201,25 @@ let model = SessionStateModel()
 try session.setCategory(.playback)
 try session.setActive(true)
 try system.perform(.systemSession(.call, begin: true))
-settle()
+await settle()
 check(model.isInterrupted, "Combine: a NotificationCenter publisher sets @Published isInterrupted on a call")
 try system.perform(.systemSession(.call, begin: false))
-settle()
+await settle()
 check(!model.isInterrupted, "Combine: … and clears it when the call ends")
 try system.perform(.plug(.headphones, uid: "combine-headphones"))
-settle()
+await settle()
 try system.perform(.unplug(uid: "combine-headphones"))
-settle()
+await settle()
 check(
     model.routeChanges.suffix(2) == [.newDeviceAvailable, .oldDeviceUnavailable],
     "Combine: route changes through compactMap and sink")
 check(model.changesAnnounced >= 4, "Combine: objectWillChange fires for each @Published change")
 try session.setCategory(.playAndRecord, mode: .voiceChat)
 try session.setActive(true)
-settle()
+await settle()
 check(!SpeakerButton.isOnSpeaker, "AVKit: a voice chat starts on the receiver")
 try SpeakerButton.toggle(on: true)
-settle()
+await settle()
 check(SpeakerButton.isOnSpeaker, "AVKit: overrideOutputAudioPort(.speaker) through a file that imports AVKit")
 try SpeakerButton.toggle(on: false)
 try session.setActive(false)
@@ -222,12 +228,12 @@ try session.setActive(false)
 let routes = RouteModel()
 let before = routes.outputName
 try system.perform(.plug(.headphones, uid: "model-headphones"))
-settle()
+await settle()
 check(
     routes.outputName != before && !routes.outputName.isEmpty,
     "AVFoundation brings Combine: @Published follows a route change (\(before) -> \(routes.outputName))")
 try system.perform(.unplug(uid: "model-headphones"))
-settle()
+await settle()
 Diagnostics.sessionActivated(category: .playback, attempt: 2)
 
 // A @MainActor class whose handler takes an NSNotification, with bridge attributes, as --fix
@@ -255,8 +261,9 @@ check(
     "@MainActor, ported: the interruption's end reached it too")
 banner = nil  // its deinit (nonisolated) removes its observers
 check(interruptionLog.entries == ["began", "ended"], "import AVFAudio alone brings Combine: \(interruptionLog.entries)")
+
 try session.setActive(false)
-settle()
+await settle()
 
 // MediaPlayer builds unchanged: Now Playing and remote commands (on a desktop, MPRIS; tested
 // end to end with playerctl by the test command's MediaPlayerTests).
