@@ -8,7 +8,8 @@ import Logging
 /// before anything of it is used, so a bad file changes nothing, at start or on a reload.
 public enum ConfigurationFile {
     static let topKeys = [
-        "socket", "backend", "pulse-server", "device", "duck-level", "state-dir", "permission-prompt", "log-level",
+        "socket", "backend", "pulse-server", "device", "duck-level", "state-dir", "permission-prompt", "permission-fallback",
+        "log-level",
         "limits", "trust", "policy",
     ]
     package static let limitKeys = [
@@ -58,6 +59,9 @@ public enum ConfigurationFile {
         }
         if let node = values["duck-level"] { settings.duckLevel = try fields.double(node, "duck-level (D1)", in: 0...1) }
         if let node = values["state-dir"] { settings.stateDir = try fields.string(node, "state-dir") }
+        if let node = values["permission-fallback"] {
+            settings.permissionFallback = try fields.choice(node, "permission-fallback", as: PermissionAnswer.self) == .granted
+        }
         if let node = values["permission-prompt"] {
             settings.permissionPrompt = try fields.choice(node, "permission-prompt", as: PermissionPolicy.self)
         }

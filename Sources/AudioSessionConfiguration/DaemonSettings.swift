@@ -19,6 +19,9 @@ public struct DaemonSettings: Sendable, Equatable {
     public var duckLevel = 0.2
     public var stateDir: String?
     public var permissionPrompt: PermissionPolicy = .ask
+    /// P4: the answer when no system controller can be asked; nil: the profile's (desktop
+    /// granted — no Linux desktop asks, and a ported recorder must not hang; other profiles denied).
+    public var permissionFallback: Bool?
     public var logLevel: Logger.Level = .info
     public var limits = DaemonLimits()
     /// T1, with the manifests read and the names of users and groups resolved.
@@ -34,7 +37,12 @@ public struct DaemonSettings: Sendable, Equatable {
     public var profile: DeviceProfile { device ?? (backend == .pulse ? .desktop : .iphone) }
 
     /// What the arbiter may change while running.
-    public var rules: Arbiter.Rules { Arbiter.Rules(trust: trust, permissionPolicy: permissionPrompt, policy: policy) }
+    public var rules: Arbiter.Rules {
+        Arbiter.Rules(trust: trust, permissionPolicy: permissionPrompt, policy: policy, permissionFallback: fallbackAnswer)
+    }
+
+    /// P4: the fallback answer in force (the profile's when the file and options say none).
+    public var fallbackAnswer: Bool { permissionFallback ?? (profile == .desktop) }
 
     /// The keys whose change a reload cannot apply (they take effect on the next start).
     public func restartOnlyChanges(to new: DaemonSettings) -> [String] {
@@ -53,11 +61,17 @@ public struct DaemonSettings: Sendable, Equatable {
         var keys: [String] = []
         if logLevel != new.logLevel { keys.append("log-level") }
         if permissionPrompt != new.permissionPrompt { keys.append("permission-prompt") }
+        if fallbackAnswer != new.fallbackAnswer { keys.append("permission-fallback") }
         if limits != new.limits { keys.append("limits") }
         if trust != new.trust { keys.append("trust") }
         if policy != new.policy { keys.append("policy") }
         return keys
     }
+}
+
+/// P4: `permission-fallback`'s values.
+public enum PermissionAnswer: String, Sendable, CaseIterable {
+    case granted, denied
 }
 
 /// The configuration cannot be used; the message names the file, the line and what was wrong.

@@ -28,8 +28,24 @@ struct Daemon: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The configuration file (YAML; docs/configuration.md). Reloaded on SIGHUP.")
+    @Option(
+        help:
+            "The configuration file (YAML; docs/configuration.md). Reloaded on SIGHUP. Default: $XDG_CONFIG_HOME/audiosession/audiosessiond.yaml (else ~/.config/…) when it exists."
+    )
     var config: String?
+
+    /// The file read: `--config`, else the user's own when it exists (P4: a desktop user sets
+    /// the permission fallback without editing a unit).
+    var configFile: String? {
+        if let config { return config }
+        let environment = ProcessInfo.processInfo.environment
+        guard
+            let base = environment["XDG_CONFIG_HOME"].flatMap({ $0.isEmpty ? nil : $0 })
+                ?? environment["HOME"].map({ $0 + "/.config" })
+        else { return nil }
+        let path = base + "/audiosession/audiosessiond.yaml"
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
 
     @Option(help: "Check a configuration file (and its manifests), print what it sets, and exit.")
     var checkConfig: String?
@@ -63,6 +79,12 @@ struct Daemon: AsyncParsableCommand {
 
     @Option(
         help:
+            "P4: the answer when no system controller is connected to ask: granted or denied (default: the profile's, desktop granted, others denied)."
+    )
+    var permissionFallback: PermissionAnswer?
+
+    @Option(
+        help:
             "The trust mode: user (one user's daemon) or system (a device's; lists and manifests from --config). Default: the file's, else user."
     )
     var trust: TrustPolicy.Mode?
@@ -86,7 +108,7 @@ struct Daemon: AsyncParsableCommand {
     /// Defaults, then the configuration file, then the options given here.
     func settings() throws -> DaemonSettings {
         var settings = DaemonSettings()
-        if let config { settings = try ConfigurationFile.read(config) }
+        if let configFile { settings = try ConfigurationFile.read(configFile) }
         try override(&settings)
         return settings
     }
@@ -100,6 +122,7 @@ struct Daemon: AsyncParsableCommand {
         if let duckLevel { settings.duckLevel = duckLevel }
         if let stateDir { settings.stateDir = stateDir }
         if let permissionPrompt { settings.permissionPrompt = permissionPrompt }
+        if let permissionFallback { settings.permissionFallback = permissionFallback == .granted }
         if let logLevel { settings.logLevel = logLevel }
         if let trust, trust != settings.trust.mode {
             // The mode named here; the file's lists and manifests only count in its own mode.
@@ -143,12 +166,12 @@ struct Daemon: AsyncParsableCommand {
         let path = inherited.flatMap(SystemdActivation.path(of:)) ?? settings.socket ?? SocketLocation.defaultPath
         do {
             let store = try settings.stateDir.map { (dir: String) throws(StoreError) in try SettingsStore(directory: dir) }
-            let arbiter = try Arbiter(
-                configuration: .init(
-                    profile: settings.profile, duckLevel: settings.duckLevel, store: store,
-                    permissionPolicy: settings.permissionPrompt, trust: settings.trust, policy: settings.policy,
-                    now: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) }),
-                logger: logger)
+            var configuration = Arbiter.Configuration(
+                profile: settings.profile, duckLevel: settings.duckLevel, store: store,
+                permissionPolicy: settings.permissionPrompt, trust: settings.trust, policy: settings.policy,
+                now: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) })
+            configuration.permissionFallback = settings.fallbackAnswer  // P4
+            let arbiter = try Arbiter(configuration: configuration, logger: logger)
             // The one door: the simulated device, or the sound server's backend.
             let pulse =
                 settings.backend == .pulse
@@ -164,7 +187,8 @@ struct Daemon: AsyncParsableCommand {
                 socketPath: path, arbiter: arbiter, logger: logger, limits: settings.limits, inheritedSocket: inherited)
             let reloader = Reloader(daemon: self, settings: settings, service: service, level: level, logger: logger)
             logger.info(
-                "starting", metadata: ["trust": "\(settings.trust.mode)", "config": "\(config ?? "none")", "socket": "\(path)"])
+                "starting",
+                metadata: ["trust": "\(settings.trust.mode)", "config": "\(configFile ?? "none")", "socket": "\(path)"])
             let group = ServiceGroup(
                 configuration: .init(
                     services: [service, await HangupService(logger: logger, reload: reloader.reload)],
@@ -193,6 +217,7 @@ extension DeviceProfile: ExpressibleByArgument {
 }
 
 extension PermissionPolicy: ExpressibleByArgument {}
+extension PermissionAnswer: ExpressibleByArgument {}
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 /// The daemon's entry point, for its executable (and the release's multi-call binary).

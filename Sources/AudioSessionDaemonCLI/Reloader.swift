@@ -23,7 +23,7 @@ final class Reloader: Sendable {
     }
 
     func reload() {
-        guard let file = daemon.config else {
+        guard let file = daemon.configFile else {
             logger.notice("SIGHUP: nothing to reload (started without --config); connections kept")
             return
         }
@@ -46,6 +46,7 @@ final class Reloader: Sendable {
         var applied = old
         applied.logLevel = new.logLevel
         applied.permissionPrompt = new.permissionPrompt
+        applied.permissionFallback = new.permissionFallback
         applied.limits = new.limits
         applied.trust = new.trust
         applied.manifestDirectory = new.manifestDirectory

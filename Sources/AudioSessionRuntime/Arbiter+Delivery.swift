@@ -52,6 +52,16 @@ extension Arbiter {
             persistIfChanged(after: step, &state)
         case .ask:
             let controllers = state.connections.values.filter(\.isSystemController)
+            if controllers.isEmpty, let granted = state.rules.permissionFallback {
+                // P4: nobody can answer; the profile's fallback does, stored and logged like any answer.
+                logger.info(
+                    "record permission for \(app) answered by permission-fallback (P4): no system controller is connected",
+                    metadata: ["answer": "\(granted ? "granted" : "denied")"])
+                let step = Step.recordPermissionAnswer(app, granted: granted)
+                deliver(state.engine.apply(step).effects, &state)
+                persistIfChanged(after: step, &state)
+                return
+            }
             if controllers.isEmpty {
                 logger.info("record permission prompt for \(app) waits: no system controller is connected")
             }

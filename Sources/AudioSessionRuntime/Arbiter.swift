@@ -28,6 +28,8 @@ public final class Arbiter: Sendable {
         public var trust: TrustPolicy
         /// §17: what streams and players that declare nothing intend (reloadable: `reload(_:)`).
         public var policy: DevicePolicy
+        /// P4: the answer to a prompt nobody can answer; nil: it waits (reloadable: `reload(_:)`).
+        public var permissionFallback: Bool? = nil
         /// Nanoseconds since 1970 for event timestamps (injected so tests need no real clock).
         public var now: @Sendable () -> UInt64
 
@@ -52,11 +54,18 @@ public final class Arbiter: Sendable {
         public var permissionPolicy: PermissionPolicy
         /// §17: what streams and players that declare nothing intend.
         public var policy: DevicePolicy
+        /// P4: the answer to a prompt no permission agent can answer (no system controller
+        /// connected); nil: it waits (P2), as an embedded arbiter's does.
+        public var permissionFallback: Bool?
 
-        public init(trust: TrustPolicy, permissionPolicy: PermissionPolicy, policy: DevicePolicy = DevicePolicy()) {
+        public init(
+            trust: TrustPolicy, permissionPolicy: PermissionPolicy, policy: DevicePolicy = DevicePolicy(),
+            permissionFallback: Bool? = nil
+        ) {
             self.trust = trust
             self.permissionPolicy = permissionPolicy
             self.policy = policy
+            self.permissionFallback = permissionFallback
         }
     }
 
@@ -159,7 +168,8 @@ public final class Arbiter: Sendable {
             throw StoreError((configuration.store.map { "\($0.file): " } ?? "") + error.message)
         }
         let rules = Rules(
-            trust: configuration.trust, permissionPolicy: configuration.permissionPolicy, policy: configuration.policy)
+            trust: configuration.trust, permissionPolicy: configuration.permissionPolicy, policy: configuration.policy,
+            permissionFallback: configuration.permissionFallback)
         self.state = Mutex(
             State(engine: engine, savedSettings: settings, owners: owners, savedOwners: owners, rules: rules))
         self.configuration = configuration

@@ -185,4 +185,24 @@ struct ConfigurationFileTests {
             }
         }
     }
+
+    @Test(
+        "P4: permission-fallback read (granted, denied), the profile's by default (desktop granted, iphone denied), a typo named; in the summary"
+    )
+    func permissionFallback() throws {
+        var settings = try ConfigurationFile.parse("permission-fallback: granted\n", file: "f.yaml")
+        #expect(settings.permissionFallback == true && settings.rules.permissionFallback == true)
+        settings = try ConfigurationFile.parse("device: desktop\n", file: "f.yaml")
+        #expect(settings.permissionFallback == nil && settings.fallbackAnswer == true, "desktop: granted")
+        settings = try ConfigurationFile.parse("device: iphone\n", file: "f.yaml")
+        #expect(settings.fallbackAnswer == false, "iphone: denied")
+        #expect(
+            ConfigurationSummary(settings, file: "f.yaml").text.contains("permission-fallback: denied (the iphone profile's)"))
+        do {
+            _ = try ConfigurationFile.parse("permission-fallback: yes\n", file: "f.yaml")
+            Issue.record("a typo accepted")
+        } catch {
+            #expect("\(error)".contains("permission-fallback must be one of granted, denied, not 'yes'"), "\(error)")
+        }
+    }
 }
