@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "tone.h"
 
 #if !TARGET_OS_IPHONE
 #error "built without -DTARGET_OS_IPHONE=1"
@@ -33,14 +34,14 @@ static OSStatus input_handler(void *ref, AudioUnitRenderActionFlags *flags, cons
     return noErr;
 }
 
-static double power(const short *samples, int count, double frequency, double rate) {
-    double coefficient = 2 * cos(2 * M_PI * frequency / rate), previous = 0, before = 0;
-    for (int i = 0; i < count; i++) {
-        double current = samples[i] / 32768.0 + coefficient * previous - before;
-        before = previous;
-        previous = current;
+/* Apple's name of a component, as a C string (its CFString released). */
+static void component_name(AudioComponent component, char *text, CFIndex size) {
+    CFStringRef name = NULL;
+    text[0] = 0;
+    if (AudioComponentCopyName(component, &name) == noErr && name) {
+        CFStringGetCString(name, text, size, kCFStringEncodingUTF8);
+        CFRelease(name);
     }
-    return previous * previous + before * before - coefficient * previous * before;
 }
 
 int main(void) {
@@ -48,14 +49,9 @@ int main(void) {
                                       kAudioUnitManufacturer_Apple, 0, 0};
     AudioComponent io = AudioComponentFindNext(NULL, &desc);
     EXPECT(io != NULL, "VoiceProcessingIO found");
-    CFStringRef name = NULL;
-    EXPECT_STATUS(AudioComponentCopyName(io, &name), noErr, "AudioComponentCopyName");
-    char text[64] = "";
-    if (name) {
-        CFStringGetCString(name, text, sizeof(text), kCFStringEncodingUTF8);
-        CFRelease(name);
-    }
-    EXPECT(strcmp(text, "Apple: AUVoiceProcessingIO") == 0, "its name is Apple's");
+    char text[64];
+    component_name(io, text, sizeof(text));
+    EXPECT(strcmp(text, "Apple: AUVoiceProcessingIO") == 0, "AudioComponentCopyName: its name is Apple's");
     AudioUnit unit = NULL;
     EXPECT_STATUS(AudioComponentInstanceNew(io, &unit), noErr, "the I/O unit made");
     Float64 hw_rate = 0;
@@ -77,13 +73,7 @@ int main(void) {
                                            kAudioUnitManufacturer_Apple, 0, 0};
     AudioComponent conv = AudioComponentFindNext(NULL, &conv_desc);
     EXPECT(conv != NULL, "AU Converter found");
-    name = NULL;
-    AudioComponentCopyName(conv, &name);
-    text[0] = 0;
-    if (name) {
-        CFStringGetCString(name, text, sizeof(text), kCFStringEncodingUTF8);
-        CFRelease(name);
-    }
+    component_name(conv, text, sizeof(text));
     EXPECT(strcmp(text, "Apple: AUConverter") == 0, "named Apple: AUConverter");
     AudioUnit converter = NULL;
     EXPECT_STATUS(AudioComponentInstanceNew(conv, &converter), noErr, "the converter made");
@@ -120,8 +110,8 @@ int main(void) {
         ok = ok && AudioUnitRender(converter, &flags, &ts, 0, 320, &list) == noErr && list.mBuffers[0].mDataByteSize == 640;
     }
     EXPECT(ok, "50 slices of 320 frames rendered");
-    double tone = power(pcm + 4000, 8000, 440, 16000);
-    double beside = fmax(power(pcm + 4000, 8000, 330, 16000), power(pcm + 4000, 8000, 550, 16000));
+    double tone = tone_power16(pcm + 4000, 8000, 440, 16000);
+    double beside = fmax(tone_power16(pcm + 4000, 8000, 330, 16000), tone_power16(pcm + 4000, 8000, 550, 16000));
     double sum = 0;
     for (int i = 4000; i < 12000; i++) sum += (pcm[i] / 32768.0) * (pcm[i] / 32768.0);
     double level = 10 * log10(sum / 8000);

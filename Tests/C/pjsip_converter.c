@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "tone.h"
 
 #if !TARGET_OS_IPHONE
 #error "built without -DTARGET_OS_IPHONE=1"
@@ -41,16 +42,6 @@ static OSStatus resample_proc(AudioConverterRef converter, UInt32 *packets, Audi
     feed->given += count;
     *packets = count;
     return noErr;
-}
-
-static double power(const short *samples, int count, double frequency, double rate) {
-    double coefficient = 2 * cos(2 * M_PI * frequency / rate), previous = 0, before = 0;
-    for (int i = 0; i < count; i++) {
-        double current = samples[i] / 32768.0 + coefficient * previous - before;
-        before = previous;
-        previous = current;
-    }
-    return previous * previous + before * before - coefficient * previous * before;
 }
 
 int main(void) {
@@ -92,8 +83,8 @@ int main(void) {
         }
         printf("   round %d: %u frames made\n", round, (unsigned)made);
         EXPECT(made >= 15000, "a second of input made about a second at 16 kHz");
-        double tone = power(output + 2000, 8000, 440, 16000);
-        double beside = fmax(power(output + 2000, 8000, 330, 16000), power(output + 2000, 8000, 550, 16000));
+        double tone = tone_power16(output + 2000, 8000, 440, 16000);
+        double beside = fmax(tone_power16(output + 2000, 8000, 330, 16000), tone_power16(output + 2000, 8000, 550, 16000));
         EXPECT(tone > 100 * beside, "the tone at 440 Hz");
         EXPECT_STATUS(AudioConverterReset(resample), noErr, "reset for the next call");
     }
