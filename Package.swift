@@ -249,7 +249,7 @@ let package = Package(
             name: "pulse-bench",
             dependencies: [
                 "PulseBackend", "PulseClient", "CPulse", "AudioSession", "AudioSessionMedia", "AudioSessionRuntime",
-                "AudioSessionSound",
+                "AudioSessionSound", "AVFAudio",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/pulse-bench", swiftSettings: strict),

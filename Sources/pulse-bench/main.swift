@@ -35,6 +35,8 @@ if (3...4).contains(CommandLine.arguments.count), CommandLine.arguments[1] == "-
     // EN9: the engine's render graph's cost, and a render loop's late cycles on the server (EngineBench.swift).
     let seconds = CommandLine.arguments.count == 4 ? Double(CommandLine.arguments[3]) ?? 60 : 60
     try EngineBench.run(address: CommandLine.arguments[2], seconds: seconds)
+    // §20: play() → first sample and microphone → tap, beside paplay and parecord (EngineLatencyBench.swift).
+    try EngineLatencyBench.run(address: CommandLine.arguments[2])
     exit(0)
 }
 guard CommandLine.arguments.count == 2 else {
