@@ -72,6 +72,22 @@ enum PlayerBench {
             String(
                 format: "CPU per second of playback: %.2f ms ours (hour-long FLAC; %.2f ms the minute-long), %.2f ms paplay",
                 hourCPU * 1_000, minuteCPU * 1_000, paplayCPU * 1_000))
+
+        // SO8: the same tone as AAC in .m4a (written here through FFmpeg's encoder), an hour and a
+        // minute long: decoded as it plays, so the hour costs what the minute does.
+        let aac = SoundFile.Format.encoded(EncodedFormat(codec: .aac, container: "ipod", bitRate: 128_000))
+        let hourAAC = directory + "/hour.m4a"
+        let minuteAAC = directory + "/minute.m4a"
+        try write(seconds: 60, channels: 2, rate: 44_100, to: minuteAAC, format: aac)
+        try write(seconds: 3_600, channels: 2, rate: 44_100, to: hourAAC, format: aac)
+        let (minuteAACGrowth, minuteAACCPU) = try playFor(seconds, minuteAAC, session, address)
+        let (hourAACGrowth, hourAACCPU) = try playFor(seconds, hourAAC, session, address)
+        print(
+            String(
+                format: "AAC .m4a, playing %.0f s: resident memory +%.1f MiB a minute-long, +%.1f MiB an hour-long; "
+                    + "CPU per second %.2f ms (hour), %.2f ms (minute), beside paplay's %.2f ms for the FLAC",
+                seconds, Double(minuteAACGrowth) / 1_048_576, Double(hourAACGrowth) / 1_048_576, hourAACCPU * 1_000,
+                minuteAACCPU * 1_000, paplayCPU * 1_000))
     }
 
     /// The p99 as Rounds' summary does not print it.
