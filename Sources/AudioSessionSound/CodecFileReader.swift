@@ -34,6 +34,7 @@ final class CodecFileReader {
     /// - Throws: what FFmpeg says, naming the file: no such file, not a container it knows, no
     ///   audio in it (a video-only `.mp4`), a codec it has no decoder for.
     init(path: String) throws(SoundFileError) {
+        Self.quietLibraries()
         var format: UnsafeMutablePointer<AVFormatContext>?
         var status = avformat_open_input(&format, path, nil, nil)
         guard status == 0, let format else { throw Self.error(path, "cannot open", status) }
@@ -185,6 +186,12 @@ final class CodecFileReader {
         let got = max(0, Int(converted))
         pending.removeLast((count - got) * channels)
         if drop > 0 { pending.removeSubrange(old..<(old + min(drop, got) * channels)) }
+    }
+
+    /// FFmpeg's own log says only errors (its encoders print statistics at info level when closed,
+    /// on the app's stderr); what fails reaches the caller as an error anyway.
+    static func quietLibraries() {
+        if av_log_get_level() > AV_LOG_ERROR { av_log_set_level(AV_LOG_ERROR) }
     }
 
     static func error(_ path: String, _ what: String, _ status: Int32) -> SoundFileError {

@@ -53,6 +53,7 @@ final class CodecFileWriter {
     init(path: String, channels: Int, sampleRate: Int, format: EncodedFormat) throws(SoundFileError) {
         self.path = path
         self.channels = channels
+        CodecFileReader.quietLibraries()
         func failed(_ what: String, _ status: Int32) -> SoundFileError {
             SoundFileError(description: "cannot write \(path): \(what) (\(CodecFileReader.reason(status)))")
         }
