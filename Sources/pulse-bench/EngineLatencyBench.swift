@@ -45,20 +45,13 @@ enum EngineLatencyBench {
         var theirs = Rounds(name: "paplay started → first sample on the monitor        ")
         for _ in 0..<50 {
             player.scheduleBuffer(buffer, at: nil, options: .interrupts)
-            var start = DispatchTime.now().uptimeNanoseconds
+            let start = DispatchTime.now().uptimeNanoseconds
             player.play()
             guard let heard = meter.firstSound(above: -20, within: 3) else { fail("the player node was not heard") }
             ours.samples.append(heard - start)
             player.stop()
             PlayerBench.waitForSilence(meter)
-            start = DispatchTime.now().uptimeNanoseconds
-            let paplay = Tool.start(["paplay", tone], server: address)
-            guard let first = meter.firstSound(above: -20, within: 3) else { fail("paplay was not heard") }
-            theirs.samples.append(first - start)
-            kill(paplay, SIGKILL)
-            var status: Int32 = 0
-            waitpid(paplay, &status, 0)
-            PlayerBench.waitForSilence(meter)
+            theirs.samples.append(PlayerBench.paplayRound(tone, meter, address))
         }
         print(ours.summary + PlayerBench.p99(ours))
         print(theirs.summary + PlayerBench.p99(theirs))

@@ -35,20 +35,13 @@ enum PlayerBench {
         var theirs = Rounds(name: "paplay started → first sample on the monitor  ")
         for _ in 0..<50 {
             let player = try AudioPlayer(contentsOf: tone, session: session, endpoint: .soundServer(address))
-            var start = DispatchTime.now().uptimeNanoseconds
+            let start = DispatchTime.now().uptimeNanoseconds
             try player.play()
             guard let heard = meter.firstSound(above: -20, within: 3) else { fail("the player was not heard") }
             ours.samples.append(heard - start)
             player.stop()
             waitForSilence(meter)
-            start = DispatchTime.now().uptimeNanoseconds
-            let paplay = Tool.start(["paplay", tone], server: address)
-            guard let first = meter.firstSound(above: -20, within: 3) else { fail("paplay was not heard") }
-            theirs.samples.append(first - start)
-            kill(paplay, SIGKILL)
-            var status: Int32 = 0
-            waitpid(paplay, &status, 0)
-            waitForSilence(meter)
+            theirs.samples.append(paplayRound(tone, meter, address))
         }
         print(ours.summary + p99(ours))
         print(theirs.summary + p99(theirs))
@@ -88,6 +81,18 @@ enum PlayerBench {
                     + "CPU per second %.2f ms (hour), %.2f ms (minute), beside paplay's %.2f ms for the FLAC",
                 seconds, Double(minuteAACGrowth) / 1_048_576, Double(hourAACGrowth) / 1_048_576, hourAACCPU * 1_000,
                 minuteAACCPU * 1_000, paplayCPU * 1_000))
+    }
+
+    /// One round of paplay beside ours: started → its first sample on the monitor (ns), then silence.
+    static func paplayRound(_ tone: String, _ meter: LevelMeter, _ address: String) -> UInt64 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let paplay = Tool.start(["paplay", tone], server: address)
+        guard let first = meter.firstSound(above: -20, within: 3) else { fail("paplay was not heard") }
+        kill(paplay, SIGKILL)
+        var status: Int32 = 0
+        waitpid(paplay, &status, 0)
+        waitForSilence(meter)
+        return first - start
     }
 
     /// The p99 as Rounds' summary does not print it.
