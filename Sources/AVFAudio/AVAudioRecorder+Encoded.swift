@@ -7,10 +7,9 @@ extension AVAudioRecorder {
     /// `AVEncoderBitRatePerChannelKey` × channels, else `AVEncoderAudioQualityKey`'s), the strategy.
     /// Apple Lossless has no bit rate: the keys are accepted and have no effect.
     static func encoded(
-        _ settings: [String: Any], id: AudioFormatID, extension: String, channels: Int, who: String
+        _ settings: [String: Any], id: AudioFormatID, extension: String, rate: Double, channels: Int, who: String
     ) throws -> EncodedFormat {
         func number(_ key: String) -> NSNumber? { settings[key] as? NSNumber }
-        let rate = number(AVSampleRateKey)?.doubleValue
         if id == kAudioFormatAppleLossless {
             let containers = ["m4a": "ipod", "caf": "caf"]
             guard let container = containers[`extension`] else {
@@ -24,7 +23,7 @@ extension AVAudioRecorder {
             throw AudioFileStatus.error(
                 AudioFileStatus.unsupportedFileType, "\(who): AAC is written to .m4a, .mp4 or .aac, not .\(`extension`)")
         }
-        if let rate, !aacSampleRates.contains(Int(rate)) {
+        if !aacSampleRates.contains(Int(rate)) {  // the rate asked, or the session's
             throw AudioFileStatus.error(
                 AudioFileStatus.unsupportedDataFormat,
                 "\(who): AAC is encoded at \(aacSampleRates.map(String.init).joined(separator: ", ")) Hz, not AVSampleRateKey \(rate)"

@@ -135,7 +135,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
         case kAudioFormatFLAC: code = Int32(SF_FORMAT_FLAC) | Int32(SF_FORMAT_PCM_16)
         case kAudioFormatOpus: code = Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_OPUS)
         case kAudioFormatMPEG4AAC, kAudioFormatAppleLossless:
-            let encoded = try Self.encoded(settings, id: id, extension: `extension`, channels: channels, who: who)
+            let encoded = try Self.encoded(settings, id: id, extension: `extension`, rate: rate, channels: channels, who: who)
             return AudioRecorder.Format(file: .encoded(encoded), channels: channels, sampleRate: Int(rate))
         default:
             throw AudioFileStatus.error(
