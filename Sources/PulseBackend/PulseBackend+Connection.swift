@@ -51,8 +51,8 @@ extension PulseBackend {
         let (lostSince, appeared) = state.withLock { state in
             let before = state.link
             state.link = Link(generation: generation, serverName: name, hasConnected: true)
-            // Back after a loss: for 3 s its devices get the volumes the engine kept.
-            state.restoreVolumesUntil = before.lostSince != nil && before.hasConnected ? .now + .seconds(3) : nil
+            // Back after a loss: its devices get the volumes the engine kept (`Restoring`).
+            state.restoring = before.lostSince != nil && before.hasConnected ? Restoring(until: .now + Restoring.window) : nil
             return (before.lostSince, before.socketAppeared)
         }
         // §9.1: after the listing's events (queued behind this), the built-in microphone is listed
@@ -244,6 +244,7 @@ extension PulseBackend.State {
         volumeSink = nil
         volumes = [true: [:], false: [:]]
         balances = [true: [:], false: [:]]
+        deviceWrites = [true: [:], false: [:]]  // the old server's: never a reason to doubt the new one's reports
         monitors = []
         programs = [:]
         lineages = [:]

@@ -42,16 +42,17 @@ extension PulseBackend {
     func followOutputVolume(reported changedSink: String?) {
         let sink = volumeSink(routingOwner: arbiter.deviceStatus.routingOwner)
         let moved = sink != state.withLock { $0.volumeSink }
-        guard moved || (sink != nil && sink == changedSink) || isRestoringVolumes else { return }
+        guard moved || (sink != nil && sink == changedSink) || sink.map({ isRestoring($0, isSink: true) }) == true else {
+            return
+        }
         followOutputVolume(of: sink)
     }
 
     private func followOutputVolume(of sink: String?) {
-        if isRestoringVolumes {
+        if let sink, isRestoring(sink, isSink: true) {
             // MS3: a returning server's sink gets the volume the engine kept.
             state.withLock { $0.volumeSink = sink }
-            if let sink { write(arbiter.deviceStatus.outputVolume, to: sink, isSink: true) }
-            return
+            return restore(arbiter.deviceStatus.outputVolume, to: sink, isSink: true)
         }
         guard
             let volume = state.withLock({ state in
@@ -61,6 +62,8 @@ extension PulseBackend {
         else { return }
         let wanted = min(1, max(0, volume))
         guard abs(arbiter.deviceStatus.outputVolume - wanted) > Self.volumeStep / 2 else { return }
+        logger.debug(
+            "the volume sink's volume is the output volume (HW7)", metadata: ["sink": "\(sink ?? "none")", "volume": "\(wanted)"])
         if let error = arbiter.report(.outputVolume(wanted)) {
             logger.warning("cannot follow the sink volume", metadata: ["volume": "\(wanted)", "error": "\(error)"])
         }
@@ -69,9 +72,9 @@ extension PulseBackend {
     /// HW6: a source's volume into its port's gain (once the port is plugged).
     func followInputGain(of source: String) {
         guard let volume = state.withLock({ $0.volumes[false]?[source] }), let uid = inputPort(for: source) else { return }
-        if isRestoringVolumes {
+        if isRestoring(source, isSink: false) {
             // MS3: a returning server's source gets the gain the engine kept.
-            if let gain = arbiter.inputGains[uid] { write(gain, to: source, isSink: false) }
+            if let gain = arbiter.inputGains[uid] { restore(gain, to: source, isSink: false) }
             return
         }
         let wanted = min(1, max(0, volume))
@@ -100,7 +103,7 @@ extension PulseBackend {
 
     /// Writes a sink's volume or a source's, when the server reported one that differs, and
     /// takes it as reported (the server's echo then matches).
-    private func write(_ volume: Double, to device: String, isSink: Bool) {
+    func write(_ volume: Double, to device: String, isSink: Bool) {
         let balance = state.withLock { state -> [UInt32]? in
             guard let reported = state.volumes[isSink]?[device], abs(min(1, reported) - volume) > Self.volumeStep / 2 else {
                 return nil
@@ -130,23 +133,18 @@ extension PulseBackend {
             abs(min(1, volume) - written.volume) > Self.volumeStep / 2
         else { return false }
         let (index, isSink) = (device.index, device.isSink)
+        logger.debug(
+            "a device's report contradicts our write of a moment ago: asked again",
+            metadata: ["device": "\(device.name)", "reported": "\(volume)", "written": "\(written.volume)"])
         queue.asyncAfter(deadline: .now() + .milliseconds(600)) { [weak self] in
             self?.server.withLock { $0 }?.askAgain(device: index, isSink: isSink)
         }
         return true
     }
 
-    /// MS3: for a moment after a server's return, the server's sinks and sources get the
-    /// volumes the engine kept (and persisted) instead of giving theirs: a restarted server
-    /// comes back at its defaults, its devices a moment after it accepts clients (PipeWire's
-    /// are made by WirePlumber), maybe a placeholder sink first.
-    var isRestoringVolumes: Bool {
-        state.withLock { $0.restoreVolumesUntil.map { ContinuousClock.now < $0 } ?? false }
-    }
-
     /// The input port a source stands for: a plugged accessory's UID is the source's name; the
     /// internal microphone is the profile's built-in microphone (the inverse of `deviceName(for:)`).
-    private func inputPort(for source: String) -> String? {
+    func inputPort(for source: String) -> String? {
         let (plugged, builtIn) = state.withLock { ($0.plugged[source] != nil, $0.builtInMicrophone) }
         if plugged { return source }
         guard source == builtIn else { return nil }

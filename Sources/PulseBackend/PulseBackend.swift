@@ -60,9 +60,9 @@ public final class PulseBackend: AudioBackend {
         var deviceWrites: [Bool: [String: (volume: Double, at: ContinuousClock.Instant)]] = [true: [:], false: [:]]
         /// MS3: the connection to the server, lost or not (`PulseBackend+Connection.swift`).
         var link = Link()
-        /// MS3: after a server's return, until then its devices get the volumes the engine kept
-        /// (`isRestoringVolumes`).
-        var restoreVolumesUntil: ContinuousClock.Instant?
+        /// MS3: after a server's return, which of its devices still get the volumes the engine
+        /// kept (`isRestoring(_:isSink:)`).
+        var restoring: Restoring?
     }
 
     let arbiter: Arbiter
@@ -190,6 +190,12 @@ public final class PulseBackend: AudioBackend {
                 state.volumes[device.isSink, default: [:]][device.name] = volume
                 return previous.map { abs($0 - volume) > Self.volumeStep / 2 } ?? true
             }
+            if !stale, let volume = device.volume { confirmRestored(device.name, isSink: device.isSink, volume: volume) }
+            if changed {
+                logger.debug(
+                    device.isSink ? "a sink's volume" : "a source's volume",
+                    metadata: ["device": "\(device.name)", "volume": "\(device.volume ?? 0)"])
+            }
             update(device)
             if device.isSink {
                 followOutputVolume(reported: changed ? device.name : nil)
@@ -236,6 +242,7 @@ public final class PulseBackend: AudioBackend {
                     defer { state.defaultSink = name }; return state.defaultSink != name
                 })
             else { return }
+            logger.debug("default sink", metadata: ["sink": "\(name)"])
             followOutputVolume(reported: nil)
             followOutputChoice()  // RT13 (a)
         case .lost:

@@ -27,8 +27,10 @@ final class PulseFixture: Sendable {
     }
 
     /// Starts a server; `in` an existing directory, one that was there before (MS3: the same
-    /// socket path, as a restarted server has).
-    init(_ kind: ServerKind = .pulseaudio, in existing: String? = nil) throws {
+    /// socket path, as a restarted server has). On PipeWire the speaker and microphone are made
+    /// after the server accepts clients (as WirePlumber makes a desktop's), `devicesAfter`
+    /// seconds later when given (a loaded machine's WirePlumber).
+    init(_ kind: ServerKind = .pulseaudio, in existing: String? = nil, devicesAfter delay: Double = 0) throws {
         var template = Array("/tmp/audiosession-pulse-XXXXXX".utf8CString)
         directory = existing ?? String(cString: mkdtemp(&template)!)
         self.kind = kind
@@ -87,6 +89,7 @@ final class PulseFixture: Sendable {
             usleep(20_000)
         }
         if kind == .pipewire {
+            usleep(useconds_t(delay * 1_000_000))
             try pactl(["load-module", "module-null-sink", "sink_name=speaker", "sink_properties=device.form_factor=internal"])
             try pactl([
                 "load-module", "module-remap-source", "master=speaker.monitor", "source_name=mic",

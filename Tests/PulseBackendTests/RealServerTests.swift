@@ -287,12 +287,18 @@ struct RealServerTests {
 
     static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
-    /// A server of the kind, an arbiter on a desktop profile and the backend between them.
-    static func start(_ kind: ServerKind) throws -> (PulseFixture, Arbiter, PulseBackend) {
+    /// A server of the kind, an arbiter on a desktop profile and the backend between them; the
+    /// backend's log (debug and up) into `log` when one is given.
+    static func start(_ kind: ServerKind, log: InMemoryLogHandler? = nil) throws -> (PulseFixture, Arbiter, PulseBackend) {
         let pulse = try PulseFixture(kind)
         do {
             let arbiter = try Arbiter(configuration: .init(profile: .desktop), logger: quiet)
-            return (pulse, arbiter, PulseBackend(arbiter: arbiter, server: pulse.server, logger: quiet))
+            var logger = quiet
+            if let log {
+                logger = Logger(label: "test") { _ in log }
+                logger.logLevel = .debug
+            }
+            return (pulse, arbiter, PulseBackend(arbiter: arbiter, server: pulse.server, logger: logger))
         } catch {
             pulse.stop()
             throw error

@@ -2,6 +2,7 @@ import AudioSession
 import AudioSessionMedia
 import AudioSessionRuntime
 import Foundation
+import InMemoryLogging
 import Logging
 import Synchronization
 import Testing
@@ -25,7 +26,12 @@ struct ServerRestartTests {
         "MS3: lost — apps told, calls fail with msrv, the server's streams gone; back — reset, then streams governed again",
         arguments: ServerKind.allCases)
     func lostAndBack(_ kind: ServerKind) throws {
-        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        let log = InMemoryLogHandler()
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind, log: log)
+        /// What the backend said of volumes and the server (shown when an expectation fails).
+        func trail() -> String {
+            log.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        }
         var server = pulse
         defer {
             backend.close()
@@ -57,8 +63,8 @@ struct ServerRestartTests {
         // The output volume the daemon kept is written back to the new server's sink (at 100%).
         #expect(
             eventually { (try? server.pactl(["get-sink-volume", "speaker"]))?.contains(" 50%") == true },
-            "\(kind): \((try? server.pactl(["get-sink-volume", "speaker"])) ?? "?")")
-        #expect(arbiter.deviceStatus.outputVolume == 0.5)
+            "\(kind): \((try? server.pactl(["get-sink-volume", "speaker"])) ?? "?")\n\(trail())")
+        #expect(arbiter.deviceStatus.outputVolume == 0.5, "\(trail())")
 
         // Governed as if new: a ducker ducks a stream started after the restart, a call mutes it.
         let again = try server.play(role: "music")
@@ -78,6 +84,32 @@ struct ServerRestartTests {
             "\(kind): a call after the restart mutes other audio: \(backend.foreignStreams)")
         music.close()
         navigation.close()
+    }
+
+    @Test(
+        "MS3: the devices a returning server makes seconds after it accepts clients (WirePlumber on a loaded machine) still get the kept output volume; once it is theirs, the user's change is taken"
+    )
+    func lateDevices() throws {
+        let log = InMemoryLogHandler()
+        let (pulse, arbiter, backend) = try RealServerTests.start(.pipewire, log: log)
+        var server = pulse
+        defer {
+            backend.close()
+            server.stop()
+        }
+        func trail() -> String { log.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n") }
+        #expect(arbiter.report(.outputVolume(0.4)) == nil)
+        #expect(eventually { (try? pulse.pactl(["get-sink-volume", "speaker"]))?.contains(" 40%") == true })
+        pulse.crash()
+        #expect(eventually { backend.lostSince != nil })
+        // The speaker 4 s after the server's socket, past the moment the backend connected.
+        server = try PulseFixture(.pipewire, in: pulse.directory, devicesAfter: 4)
+        #expect(
+            eventually { (try? server.pactl(["get-sink-volume", "speaker"]))?.contains(" 40%") == true },
+            "\((try? server.pactl(["get-sink-volume", "speaker"])) ?? "?")\n\(trail())")
+        #expect(arbiter.deviceStatus.outputVolume == 0.4, "\(trail())")
+        try server.pactl(["set-sink-volume", "speaker", "70%"])
+        #expect(eventually { abs(arbiter.deviceStatus.outputVolume - 0.7) < 0.01 }, "the user's volume: \(trail())")
     }
 
     @Test("MS3: the server not there at the start: the backend waits, and governs it when it appears")
