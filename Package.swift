@@ -196,6 +196,7 @@ let package = Package(
                 "AudioSessionRuntime",
                 "AudioSessionDaemon",
                 "AudioSessionConfiguration",
+                "DesktopNotifications",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -214,6 +215,12 @@ let package = Package(
         .target(name: "AudioSessionPlayers", dependencies: ["AudioSessionModel"], swiftSettings: strict),
         // sd-bus (libsystemd): the session bus, for the players bridge only.
         .systemLibrary(name: "CSystemd"),
+        // P4: the daemon asks the user through the desktop's notification server (sd-bus, loaded
+        // with dlopen at the first question: the daemon links no libsystemd).
+        .target(name: "CDesktopNotifications"),
+        .target(
+            name: "DesktopNotifications", dependencies: ["CDesktopNotifications", "AudioSessionModel", "AudioSessionRuntime"],
+            swiftSettings: strict),
         // §16: `audiosession-players`, MPRIS players on the session bus as apps (one per user session).
         .executableTarget(
             name: "audiosession-players",

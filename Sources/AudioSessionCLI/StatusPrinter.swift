@@ -17,6 +17,7 @@ enum StatusPrinter {
             // MS3: the sound server went away; app calls fail with msrv until it is back.
             lines.append("MEDIA SERVICES LOST since \(time(since)) UTC (the sound server is gone; app calls fail with msrv)")
         }
+        lines.append(permissionLine(snapshot.permissions))
         lines.append("inputs  " + list(device.inputs))
         lines.append("outputs " + list(device.outputs) + (device.outputChoice.map { "  (chosen: \($0))" } ?? ""))
         lines.append("routing owner \(owner(device))  route \(device.route)")
@@ -55,6 +56,17 @@ enum StatusPrinter {
         return lines.joined(separator: "\n")
     }
 
+    /// P4: who answers a record-permission request while no system controller is connected.
+    static func permissionLine(_ permissions: PermissionAnswering) -> String {
+        let fallback = permissions.fallback.map { $0 ? "granted" : "denied" } ?? "none (a request waits)"
+        let notification =
+            permissions.timeoutMs == 0
+            ? "no desktop notification"
+            : "desktop notification, then the fallback after \(Double(permissions.timeoutMs) / 1000) s"
+        let asking = permissions.asking.isEmpty ? "" : "  asking now: \(permissions.asking.joined(separator: ", "))"
+        return "record permission without a controller: \(notification); permission-fallback \(fallback)\(asking)"
+    }
+
     /// The routing owner; an owner hidden by T4 (another user's app) still has a route.
     static func owner(_ device: DeviceStatus) -> String {
         if let owner = device.routingOwner { return owner.rawValue }
@@ -83,6 +95,12 @@ enum StatusPrinter {
             "invariantViolations": JSONValue(snapshot.violations),
             "omittedApps": JSONValue(snapshot.omittedApps),
             "mediaServicesLostSince": JSONValue(snapshot.mediaServicesLostSince.map { Int($0 / 1_000_000) }),
+            // P4: who answers a record-permission request while no system controller is connected.
+            "recordPermissionWithoutController": .object([
+                "fallback": JSONValue(snapshot.permissions.fallback.map { $0 ? "granted" : "denied" }),
+                "notificationTimeoutMs": JSONValue(Int(snapshot.permissions.timeoutMs)),
+                "asking": JSONValue(snapshot.permissions.asking),
+            ]),
             "otherAudio": .array(device.otherAudio.map(otherAudio)),
             "apps": .array(snapshot.apps.map(app)),
         ]

@@ -9,7 +9,7 @@ import Logging
 public enum ConfigurationFile {
     static let topKeys = [
         "socket", "backend", "pulse-server", "device", "duck-level", "state-dir", "permission-prompt", "permission-fallback",
-        "log-level",
+        "permission-timeout", "log-level",
         "limits", "trust", "policy",
     ]
     package static let limitKeys = [
@@ -61,6 +61,9 @@ public enum ConfigurationFile {
         if let node = values["state-dir"] { settings.stateDir = try fields.string(node, "state-dir") }
         if let node = values["permission-fallback"] {
             settings.permissionFallback = try fields.choice(node, "permission-fallback", as: PermissionAnswer.self) == .granted
+        }
+        if let node = values["permission-timeout"] {
+            settings.permissionTimeout = try fields.double(node, "permission-timeout (P4, seconds)", in: permissionTimeoutRange)
         }
         if let node = values["permission-prompt"] {
             settings.permissionPrompt = try fields.choice(node, "permission-prompt", as: PermissionPolicy.self)

@@ -17,6 +17,7 @@ public struct ConfigurationSummary {
             "state-dir: \(settings.stateDir ?? "(none: settings kept in memory)")",
             "permission-prompt: \(settings.permissionPrompt.rawValue)",
             "permission-fallback: \(settings.fallbackAnswer ? "granted" : "denied")\(settings.permissionFallback == nil ? " (the \(settings.profile.name) profile's)" : "")",
+            "permission-timeout: \(settings.permissionTimeout) s (the desktop notification's wait, P4)",
             "log-level: \(settings.logLevel.rawValue)",
             "limits: hello-timeout \(limits.helloTimeout) s, pre-welcome-frame \(limits.preWelcomeFrame) B, "
                 + "max-connections \(limits.connections), max-connections-per-uid \(limits.connectionsPerUID), "

@@ -22,6 +22,8 @@ public struct DaemonSettings: Sendable, Equatable {
     /// P4: the answer when no system controller can be asked; nil: the profile's (desktop
     /// granted — no Linux desktop asks, and a ported recorder must not hang; other profiles denied).
     public var permissionFallback: Bool?
+    /// P4: seconds the notification's question waits for the user before the fallback answers.
+    public var permissionTimeout = 60.0
     public var logLevel: Logger.Level = .info
     public var limits = DaemonLimits()
     /// T1, with the manifests read and the names of users and groups resolved.
@@ -38,7 +40,9 @@ public struct DaemonSettings: Sendable, Equatable {
 
     /// What the arbiter may change while running.
     public var rules: Arbiter.Rules {
-        Arbiter.Rules(trust: trust, permissionPolicy: permissionPrompt, policy: policy, permissionFallback: fallbackAnswer)
+        Arbiter.Rules(
+            trust: trust, permissionPolicy: permissionPrompt, policy: policy, permissionFallback: fallbackAnswer,
+            permissionTimeout: .milliseconds(Int64((permissionTimeout * 1000).rounded())))
     }
 
     /// P4: the fallback answer in force (the profile's when the file and options say none).
@@ -62,12 +66,16 @@ public struct DaemonSettings: Sendable, Equatable {
         if logLevel != new.logLevel { keys.append("log-level") }
         if permissionPrompt != new.permissionPrompt { keys.append("permission-prompt") }
         if fallbackAnswer != new.fallbackAnswer { keys.append("permission-fallback") }
+        if permissionTimeout != new.permissionTimeout { keys.append("permission-timeout") }
         if limits != new.limits { keys.append("limits") }
         if trust != new.trust { keys.append("trust") }
         if policy != new.policy { keys.append("policy") }
         return keys
     }
 }
+
+/// P4: `permission-timeout`'s range, in seconds.
+public let permissionTimeoutRange = 0.1...86_400.0
 
 /// P4: `permission-fallback`'s values.
 public enum PermissionAnswer: String, Sendable, CaseIterable {

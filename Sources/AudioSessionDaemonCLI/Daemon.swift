@@ -4,6 +4,7 @@ import AudioSessionDaemon
 import AudioSessionModel
 import AudioSessionRuntime
 import AudioSessionWire
+import DesktopNotifications
 import FoundationEssentials
 import Logging
 import PulseBackend
@@ -85,6 +86,12 @@ struct Daemon: AsyncParsableCommand {
 
     @Option(
         help:
+            "P4: seconds the desktop notification asking for the microphone waits before permission-fallback answers (default 60)."
+    )
+    var permissionTimeout: Double?
+
+    @Option(
+        help:
             "The trust mode: user (one user's daemon) or system (a device's; lists and manifests from --config). Default: the file's, else user."
     )
     var trust: TrustPolicy.Mode?
@@ -123,6 +130,14 @@ struct Daemon: AsyncParsableCommand {
         if let stateDir { settings.stateDir = stateDir }
         if let permissionPrompt { settings.permissionPrompt = permissionPrompt }
         if let permissionFallback { settings.permissionFallback = permissionFallback == .granted }
+        if let permissionTimeout {
+            guard permissionTimeoutRange.contains(permissionTimeout) else {
+                throw ConfigurationError(
+                    "--permission-timeout must be between \(permissionTimeoutRange.lowerBound) and \(permissionTimeoutRange.upperBound) seconds, not \(permissionTimeout)"
+                )
+            }
+            settings.permissionTimeout = permissionTimeout
+        }
         if let logLevel { settings.logLevel = logLevel }
         if let trust, trust != settings.trust.mode {
             // The mode named here; the file's lists and manifests only count in its own mode.
@@ -171,6 +186,8 @@ struct Daemon: AsyncParsableCommand {
                 permissionPolicy: settings.permissionPrompt, trust: settings.trust, policy: settings.policy,
                 now: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) })
             configuration.permissionFallback = settings.fallbackAnswer  // P4
+            configuration.permissionTimeout = settings.rules.permissionTimeout
+            configuration.permissionAgent = NotificationPermissionAgent()  // P4: the desktop's notification server
             let arbiter = try Arbiter(configuration: configuration, logger: logger)
             // The one door: the simulated device, or the sound server's backend.
             let pulse =

@@ -47,6 +47,7 @@ final class Reloader: Sendable {
         applied.logLevel = new.logLevel
         applied.permissionPrompt = new.permissionPrompt
         applied.permissionFallback = new.permissionFallback
+        applied.permissionTimeout = new.permissionTimeout
         applied.limits = new.limits
         applied.trust = new.trust
         applied.manifestDirectory = new.manifestDirectory

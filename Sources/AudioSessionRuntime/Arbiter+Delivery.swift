@@ -43,29 +43,25 @@ extension Arbiter {
         state.backend?.carryOut(device)  // the one door (AudioBackend)
     }
 
-    /// P2: the policy answers at once, or connected controllers are asked.
+    /// P2: the policy answers at once, or connected controllers are asked; with none, P4.
     private func askRecordPermission(_ app: AppID, _ state: inout State) {
         switch state.rules.permissionPolicy {
         case .grant, .deny:
-            let step = Step.recordPermissionAnswer(app, granted: state.rules.permissionPolicy == .grant)
-            deliver(state.engine.apply(step).effects, &state)
-            persistIfChanged(after: step, &state)
+            answerRecordPermission(app, granted: state.rules.permissionPolicy == .grant, &state)
         case .ask:
             let controllers = state.connections.values.filter(\.isSystemController)
-            if controllers.isEmpty, let granted = state.rules.permissionFallback {
-                // P4: nobody can answer; the profile's fallback does, stored and logged like any answer.
-                logger.info(
-                    "record permission for \(app) answered by permission-fallback (P4): no system controller is connected",
-                    metadata: ["answer": "\(granted ? "granted" : "denied")"])
-                let step = Step.recordPermissionAnswer(app, granted: granted)
-                deliver(state.engine.apply(step).effects, &state)
-                persistIfChanged(after: step, &state)
+            guard controllers.isEmpty else {
+                for controller in controllers { controller.sink.send(.event(.permissionPrompt(app))) }
                 return
             }
-            if controllers.isEmpty {
-                logger.info("record permission prompt for \(app) waits: no system controller is connected")
-            }
-            for controller in controllers { controller.sink.send(.event(.permissionPrompt(app))) }
+            askWithoutController(app, &state)  // P4
         }
+    }
+
+    /// Applies an answer to an app's record permission: stored (P1) and delivered (P2).
+    func answerRecordPermission(_ app: AppID, granted: Bool, _ state: inout State) {
+        let step = Step.recordPermissionAnswer(app, granted: granted)
+        deliver(state.engine.apply(step).effects, &state)
+        persistIfChanged(after: step, &state)
     }
 }

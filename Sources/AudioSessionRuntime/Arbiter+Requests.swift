@@ -36,7 +36,9 @@ extension Arbiter {
         case (.system(let event), .controller) where client.isSystemController:
             return perform(.system(event), &state)
         case (.answerPermission(let app, let granted), .controller) where client.isSystemController:
-            return perform(.recordPermissionAnswer(app, granted: granted), &state)
+            let reply = perform(.recordPermissionAnswer(app, granted: granted), &state)
+            if case .done = reply { controllerAnswered(app, &state) }  // P4: the agent's question taken back
+            return reply
         case (.reset(let profile, let duckLevel), .controller) where client.isSystemController:
             return reset(profile, duckLevel, &state)
         case (.setAppState(let app, let appState), .controller) where client.isSystemController:
@@ -155,8 +157,16 @@ extension Arbiter {
                 violations = ["\(violations.count) broken (listed to root, the daemon's user and system monitors)"]
             }
         }
+        let timeout = state.rules.permissionTimeout
+        let permissions = PermissionAnswering(
+            fallback: state.rules.permissionFallback,
+            timeoutMs: configuration.permissionAgent == nil
+                ? 0
+                : UInt32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000),
+            asking: state.agentAsks.filter { reader.seesEveryApp || reader.sees(state.uid(of: $0)) }.map(\.rawValue).sorted())
         return DeviceSnapshot(
-            device: device, apps: apps, violations: violations, mediaServicesLostSince: state.mediaServicesLostSince
+            device: device, apps: apps, violations: violations, mediaServicesLostSince: state.mediaServicesLostSince,
+            permissions: permissions
         ).fittingOneFrame()  // no reply exceeds a frame, however many apps
     }
 

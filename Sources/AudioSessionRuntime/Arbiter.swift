@@ -30,6 +30,11 @@ public final class Arbiter: Sendable {
         public var policy: DevicePolicy
         /// P4: the answer to a prompt nobody can answer; nil: it waits (reloadable: `reload(_:)`).
         public var permissionFallback: Bool? = nil
+        /// P4: who asks the user when no system controller is connected (the desktop's
+        /// notification server); nil: nobody, the fallback answers at once.
+        public var permissionAgent: (any PermissionAgent)? = nil
+        /// P4: how long the agent's question waits (reloadable: `reload(_:)`).
+        public var permissionTimeout: Duration = .seconds(60)
         /// Nanoseconds since 1970 for event timestamps (injected so tests need no real clock).
         public var now: @Sendable () -> UInt64
 
@@ -57,15 +62,19 @@ public final class Arbiter: Sendable {
         /// P4: the answer to a prompt no permission agent can answer (no system controller
         /// connected); nil: it waits (P2), as an embedded arbiter's does.
         public var permissionFallback: Bool?
+        /// P4: how long the permission agent's question waits for the user before the fallback
+        /// answers (`permission-timeout`).
+        public var permissionTimeout: Duration
 
         public init(
             trust: TrustPolicy, permissionPolicy: PermissionPolicy, policy: DevicePolicy = DevicePolicy(),
-            permissionFallback: Bool? = nil
+            permissionFallback: Bool? = nil, permissionTimeout: Duration = .seconds(60)
         ) {
             self.trust = trust
             self.permissionPolicy = permissionPolicy
             self.policy = policy
             self.permissionFallback = permissionFallback
+            self.permissionTimeout = permissionTimeout
         }
     }
 
@@ -142,6 +151,8 @@ public final class Arbiter: Sendable {
         /// MS3: when media services were lost (the sound server went away), by `now`; nil
         /// while they stand.
         var mediaServicesLostSince: UInt64?
+        /// P4: the apps whose record permission the permission agent is asking the user for now.
+        var agentAsks: Set<AppID> = []
 
         /// The uid a connected app is connected as (T4: who may see it), nil for none.
         func uid(of app: AppID) -> UInt32? { connectionByApp[app]?.uid }
@@ -169,7 +180,7 @@ public final class Arbiter: Sendable {
         }
         let rules = Rules(
             trust: configuration.trust, permissionPolicy: configuration.permissionPolicy, policy: configuration.policy,
-            permissionFallback: configuration.permissionFallback)
+            permissionFallback: configuration.permissionFallback, permissionTimeout: configuration.permissionTimeout)
         self.state = Mutex(
             State(engine: engine, savedSettings: settings, owners: owners, savedOwners: owners, rules: rules))
         self.configuration = configuration

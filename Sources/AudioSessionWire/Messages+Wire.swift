@@ -141,6 +141,10 @@ extension WireWriter {
             write(snapshot.violations) { $0.write($1) }
             write(UInt32(clamping: snapshot.omittedApps))
             write(snapshot.mediaServicesLostSince) { $0.write($1) }
+            // P4 (version 9): the fallback (0 waits, 1 granted, 2 denied), the notification's wait, the apps asked.
+            write(UInt8(snapshot.permissions.fallback.map { $0 ? 1 : 2 } ?? 0))
+            write(snapshot.permissions.timeoutMs)
+            write(snapshot.permissions.asking) { $0.write($1) }
         }
     }
 
@@ -199,9 +203,15 @@ extension WireReader {
             let lostSince = try readOptional("media services lost since") { r throws(WireError) in
                 try r.readUInt64("media services lost since")
             }
+            let fallback = try readUInt8("permission fallback")
+            guard fallback <= 2 else { throw WireError(.badValue, "permission fallback \(fallback) is not 0, 1 or 2") }
+            let permissions = PermissionAnswering(
+                fallback: fallback == 0 ? nil : fallback == 1, timeoutMs: try readUInt32("permission timeout"),
+                asking: try readArray("apps asked") { r throws(WireError) in try r.readString("app asked") })
             return .device(
                 DeviceSnapshot(
-                    device: device, apps: apps, violations: violations, omittedApps: omitted, mediaServicesLostSince: lostSince))
+                    device: device, apps: apps, violations: violations, omittedApps: omitted, mediaServicesLostSince: lostSince,
+                    permissions: permissions))
         }
     }
 

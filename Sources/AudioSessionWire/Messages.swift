@@ -2,7 +2,7 @@ import AudioSessionModel
 
 /// The protocol version this build speaks; the handshake refuses any other (docs/protocol.md).
 public enum ProtocolVersion {
-    public static let current: UInt16 = 8
+    public static let current: UInt16 = 9
 }
 
 /// Who a connection is. Declared once, in the hello; the daemon checks it against the
@@ -121,16 +121,19 @@ public struct DeviceSnapshot: Hashable, Sendable {
     /// MS3: since when media services are lost (the sound server went away), in nanoseconds
     /// since 1970; nil while they stand.
     public var mediaServicesLostSince: UInt64?
+    /// P4: who answers a record-permission request no system controller can.
+    public var permissions = PermissionAnswering()
 
     public init(
         device: DeviceStatus, apps: [AppSnapshot], violations: [String] = [], omittedApps: Int = 0,
-        mediaServicesLostSince: UInt64? = nil
+        mediaServicesLostSince: UInt64? = nil, permissions: PermissionAnswering = PermissionAnswering()
     ) {
         self.device = device
         self.apps = apps
         self.violations = violations
         self.omittedApps = omittedApps
         self.mediaServicesLostSince = mediaServicesLostSince
+        self.permissions = permissions
     }
 
     /// The snapshot cut to fit one frame with room to spare: apps past the budget are left out
@@ -153,7 +156,23 @@ public struct DeviceSnapshot: Hashable, Sendable {
         }
         return DeviceSnapshot(
             device: device, apps: fitting, violations: kept, omittedApps: omittedApps + apps.count - fitting.count,
-            mediaServicesLostSince: mediaServicesLostSince)
+            mediaServicesLostSince: mediaServicesLostSince, permissions: permissions)
+    }
+}
+
+/// P4: how a record-permission request is answered while no system controller is connected.
+public struct PermissionAnswering: Hashable, Sendable {
+    /// The answer given when nobody can be asked or nobody answers; nil: the request waits.
+    public var fallback: Bool?
+    /// How long the desktop notification waits for the user, in milliseconds (0: no notification).
+    public var timeoutMs: UInt32
+    /// The apps whose question the desktop notification is asking now.
+    public var asking: [String]
+
+    public init(fallback: Bool? = nil, timeoutMs: UInt32 = 0, asking: [String] = []) {
+        self.fallback = fallback
+        self.timeoutMs = timeoutMs
+        self.asking = asking
     }
 }
 

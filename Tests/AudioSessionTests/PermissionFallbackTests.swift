@@ -7,7 +7,7 @@ import Testing
 /// controller connected, the profile's `permission-fallback` answers (desktop granted, others
 /// denied), stored as any answer; a connected controller is still asked (P2). A desktop user sets
 /// the fallback in `$XDG_CONFIG_HOME/audiosession/audiosessiond.yaml`, read when `--config` is not
-/// given. (The desktop notification of P4 is not built yet: see docs/behaviour.md P4.)
+/// given. (The desktop notification asked first: PermissionNotificationTests.)
 @Suite("A permission request is always answered (P4)", .serialized)
 struct PermissionFallbackTests {
     @Test(

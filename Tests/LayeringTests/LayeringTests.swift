@@ -54,8 +54,10 @@ struct LayeringTests {
         ],
         "AudioSessionDaemonCLI": [
             "PulseBackend", "AudioSessionRuntime", "AudioSessionDaemon", "AudioSessionConfiguration", "AudioSessionModel",
-            "AudioSessionWire",
+            "AudioSessionWire", "DesktopNotifications",
         ],
+        // P4: the daemon's question to the desktop's notification server (sd-bus through dlopen).
+        "DesktopNotifications": ["CDesktopNotifications", "AudioSessionModel", "AudioSessionRuntime"],
     ]
 
     /// Modules that only the daemon's side may import.
