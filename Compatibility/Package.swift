@@ -9,7 +9,7 @@ let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
 
 let package = Package(
     name: "ios-compatibility",
-    dependencies: [.package(path: "..")],
+    dependencies: [.package(path: ".."), .package(path: "../Porting/UIKit")],
     targets: [
         .executableTarget(
             name: "ios-style-app",
@@ -24,11 +24,32 @@ let package = Package(
                 .product(name: "MediaPlayer", package: repository),
             ]
         ),
+        // Issue 58: a radio app's Now Playing with UIImage artwork from its resources and
+        // UIApplication, `import UIKit` as written (the UIKit package, Porting/UIKit).
+        .executableTarget(
+            name: "radio-app",
+            dependencies: [
+                .product(name: "AVFoundation", package: repository),
+                .product(name: "AudioSession", package: repository),
+                .product(name: "MediaPlayer", package: repository),
+                .product(name: "UIKit", package: "uikit"),
+            ],
+            resources: [.copy("station.png")]
+        ),
         // N4: a meditation app's interruption handler on the main thread, its Timer firing.
         .executableTarget(
             name: "meditation-app",
             dependencies: [
                 .product(name: "AVFoundation", package: repository),
+                .product(name: "AudioSession", package: repository),
+            ]
+        ),
+        // UIKit's UIImage and UIApplication (Porting/UIKit), and MediaPlayer's artwork from a UIImage.
+        .testTarget(
+            name: "UIKitTests",
+            dependencies: [
+                .product(name: "UIKit", package: "uikit"),
+                .product(name: "MediaPlayer", package: repository),
                 .product(name: "AudioSession", package: repository),
             ]
         ),

@@ -15,7 +15,8 @@ struct Port: ParsableCommand {
         discussion: """
             Runs the porting assistant (audiosession-port, built with \
             `swift build --package-path Tools/PortingAssistant`). Fixed: selector-based NotificationCenter \
-            observers (also in @MainActor classes, and handlers taking NSNotification), @objc, @objcMembers and \
+            observers (also in @MainActor classes, handlers taking NSNotification, and extensions in another of \
+            the files given: give the whole folder), @objc, @objcMembers and \
             dynamic where nothing needs them, removeObserver(self), `catch let error as NSError` as the last \
             clause, NSValue.getValue for the session's numbers, import os.log, and #if os(iOS) (and like) \
             regions around audio-session code that need nothing else from iOS. Reported: UIKit, CallKit, other \

@@ -1,4 +1,6 @@
+import AudioSessionModel
 import Dispatch
+import Synchronization
 
 // The AVAudioSession surface (SPEC §1–10), each a thin call of `perform(_:)` or a read of `status()`.
 extension AudioSession {
@@ -26,8 +28,28 @@ extension AudioSession {
         try perform(running ? .startInput : .stopInput)
     }
 
-    /// D3, D5, A4: the app moved to the foreground or the background.
-    public func setApplicationState(_ state: AppState) throws(SessionError) { try perform(.setAppState(state)) }
+    /// D3, D5, A4: the app moved to the foreground or the background. (UIKit's
+    /// `UIApplication.shared.applicationState` follows, with its notifications.)
+    public func setApplicationState(_ state: AppState) throws(SessionError) {
+        try perform(.setAppState(state))
+        let (previous, followers) = Self.applicationStateRecord.withLock { record in
+            defer { record.state = state }
+            return (record.state, record.followers)
+        }
+        if previous != state { for follower in followers { follower(state) } }
+    }
+
+    /// The state the app last set with `setApplicationState` (foreground until it says otherwise).
+    public static var applicationState: AppState { applicationStateRecord.withLock { $0.state } }
+
+    /// Calls `follower` after each change of the app's state (UIKit's `UIApplication` follows it
+    /// so, with its notifications), in the order followers were added.
+    public static func followApplicationState(_ follower: @escaping @Sendable (AppState) -> Void) {
+        applicationStateRecord.withLock { $0.followers.append(follower) }
+    }
+
+    private static let applicationStateRecord = Mutex<(state: AppState, followers: [@Sendable (AppState) -> Void])>(
+        (.foreground, []))
 
     /// RT8: prefers the input with this UID (`nil` clears).
     public func setPreferredInput(_ uid: String?) throws(SessionError) { try perform(.setPreferredInput(uid)) }

@@ -2,7 +2,7 @@
    libsndfile has not — AAC and Apple Lossless in MP4/M4A/CAF, MP3, ADTS — read and written
    behind the one sound-file seam (SPEC SO8). */
 #if !__has_include(<libavformat/avformat.h>) || !__has_include(<libswresample/swresample.h>)
-#error "C libraries missing: apt-get install libpulse-dev libsndfile1-dev libyaml-dev libsystemd-dev libsamplerate0-dev libsoundtouch-dev libavformat-dev libavcodec-dev libswresample-dev (README, The two commands)"
+#error "C libraries missing: apt-get install libpulse-dev libsndfile1-dev libyaml-dev libsystemd-dev libsamplerate0-dev libsoundtouch-dev libavformat-dev libavcodec-dev libswresample-dev libswscale-dev (README, The two commands)"
 #endif
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>

@@ -1,3 +1,4 @@
+import AudioSession
 import Foundation
 
 // The Now Playing dictionary's keys, with Apple's string values (MPMediaItem and
@@ -58,12 +59,28 @@ public final class MPMediaItemArtwork: @unchecked Sendable {
         bounds = CGRect(origin: .zero, size: boundsSize)
     }
 
-    /// Image data (PNG or JPEG) from the handler, asked once for the bounds' size.
+    /// Image data (PNG or JPEG) from the handler, asked once for the bounds' size (a Linux form).
     public init(boundsSize: CGSize, requestHandler: @escaping (CGSize) -> Data) {
         bounds = CGRect(origin: .zero, size: boundsSize)
-        let data = requestHandler(boundsSize)
+        url = Self.file(holding: requestHandler(boundsSize), extension: "img")
+    }
+
+    /// Apple's: the image (UIKit's `UIImage`, any `ArtworkImage`) from the handler, asked once for
+    /// the bounds' size; the desktop is given it as a PNG file.
+    public init<Image: ArtworkImage>(boundsSize: CGSize, requestHandler: @escaping (CGSize) -> Image) {
+        bounds = CGRect(origin: .zero, size: boundsSize)
+        url = requestHandler(boundsSize).pngData().flatMap { Self.file(holding: $0, extension: "png") }
+    }
+
+    /// Apple's older form: the image itself, at its own size.
+    public convenience init<Image: ArtworkImage>(image: Image) {
+        self.init(boundsSize: image.size) { _ in image }
+    }
+
+    /// The bytes in a file of the temporary directory, named by this process and their hash.
+    private static func file(holding data: Data, extension: String) -> URL? {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "artwork-\(ProcessInfo.processInfo.processIdentifier)-\(UInt(bitPattern: data.hashValue)).img")
-        url = (try? data.write(to: file)) == nil ? nil : file
+            "artwork-\(ProcessInfo.processInfo.processIdentifier)-\(UInt(bitPattern: data.hashValue)).\(`extension`)")
+        return (try? data.write(to: file)) == nil ? nil : file
     }
 }

@@ -81,6 +81,34 @@ enum PlayerBench {
                     + "CPU per second %.2f ms (hour), %.2f ms (minute), beside paplay's %.2f ms for the FLAC",
                 seconds, Double(minuteAACGrowth) / 1_048_576, Double(hourAACGrowth) / 1_048_576, hourAACCPU * 1_000,
                 minuteAACCPU * 1_000, paplayCPU * 1_000))
+        try recordAAC(seconds, directory, arbiter, address)
+    }
+
+    /// SO8: recording AAC (.m4a, 128 kb/s, 44.1 kHz stereo) from the server's default source for
+    /// `seconds`: our CPU per second beside `ffmpeg -f pulse`'s encoding the same.
+    static func recordAAC(_ seconds: Double, _ directory: String, _ arbiter: Arbiter, _ address: String) throws {
+        arbiter.reload(Arbiter.Rules(trust: arbiter.rules.trust, permissionPolicy: .grant, policy: arbiter.rules.policy))
+        let recording = AudioSession(appID: "bench-recorder", transport: .inProcess(arbiter))
+        defer { recording.close() }
+        try recording.setCategory(.record)
+        let aac = SoundFile.Format.encoded(EncodedFormat(codec: .aac, container: "ipod", bitRate: 128_000))
+        let recorder = AudioRecorder(
+            path: directory + "/recorded.m4a", session: recording, endpoint: .soundServer(address),
+            format: .init(file: aac, channels: 2, sampleRate: 44_100))
+        let cpuBefore = cpuSeconds()
+        try recorder.record()
+        usleep(UInt32(seconds * 1_000_000))
+        let ours = (cpuSeconds() - cpuBefore) / seconds
+        recorder.stop()
+        let ffmpeg = cpuOf(
+            [
+                "ffmpeg", "-nostdin", "-loglevel", "error", "-f", "pulse", "-i", "default", "-ac", "2", "-ar", "44100", "-c:a",
+                "aac", "-b:a", "128k", "-y", directory + "/ffmpeg.m4a",
+            ], seconds: seconds, address)
+        print(
+            String(
+                format: "AAC .m4a recorded %.0f s: CPU per second %.2f ms ours, %.2f ms ffmpeg -f pulse", seconds, ours * 1_000,
+                ffmpeg * 1_000))
     }
 
     /// One round of paplay beside ours: started → its first sample on the monitor (ns), then silence.
@@ -133,14 +161,19 @@ enum PlayerBench {
     }
 
     static func cpuOfPaplay(_ path: String, seconds: Double, _ address: String) -> Double {
-        let paplay = Tool.start(["paplay", path], server: address)
+        cpuOf(["paplay", path], seconds: seconds, address)
+    }
+
+    /// A tool run for `seconds`, then killed: its CPU seconds per second.
+    static func cpuOf(_ arguments: [String], seconds: Double, _ address: String) -> Double {
+        let tool = Tool.start(arguments, server: address)
         usleep(UInt32(seconds * 1_000_000))
-        let stat = (try? String(contentsOfFile: "/proc/\(paplay)/stat", encoding: .utf8)) ?? ""
+        let stat = (try? String(contentsOfFile: "/proc/\(tool)/stat", encoding: .utf8)) ?? ""
         let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
         let ticks = fields.count > 12 ? (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0) : 0
-        kill(paplay, SIGKILL)
+        kill(tool, SIGKILL)
         var status: Int32 = 0
-        waitpid(paplay, &status, 0)
+        waitpid(tool, &status, 0)
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK))) / seconds
     }
 

@@ -134,6 +134,7 @@ podcastPlayer?.play()
 check(podcastPlayer?.isPlaying == true, "ported podcast player plays (long-form route sharing policy)")
 let monitor = RouteMonitor()
 let trackObserver = TrackObserver()  // observers registered in an extension
+let episodeQueue = EpisodeQueue()  // observers registered in an extension in another file
 try system.perform(.plug(.headphones, uid: "ported-headphones"))
 await settle()
 try system.perform(.unplug(uid: "ported-headphones"))
@@ -149,12 +150,20 @@ check(podcastPlayer?.isPlaying == true, "ported podcast player resumes when told
 check(
     trackObserver.routeChanges == 2, "ported observers of an extension heard both route changes (\(trackObserver.routeChanges))")
 check(trackObserver.interruptions == 2, "and the call's begin and end (\(trackObserver.interruptions))")
+check(episodeQueue.routeChecks == 2 && episodeQueue.pausedForInterruption == 2, "and those of one in another file")
 trackObserver.stopObservingRoutes()  // removeObserver(self, name:object:) in the extension
+episodeQueue.stopFollowingRoutes()  // the same, in the other file's extension
 try system.perform(.plug(.headphones, uid: "ported-headphones"))
 await settle()
 try system.perform(.unplug(uid: "ported-headphones"))
 await settle()
 check(trackObserver.routeChanges == 2, "removing the route observer by name removed it: no handler ran again")
+check(episodeQueue.routeChecks == 2, "removed by name across files too: no route handler ran again")
+try system.perform(.systemSession(.call, begin: true))
+await settle()
+try system.perform(.systemSession(.call, begin: false))
+await settle()
+check(episodeQueue.pausedForInterruption == 4, "and exactly that observer: its interruption observer still hears")
 weak var releasedPlayer = podcastPlayer
 podcastPlayer = nil
 check(releasedPlayer == nil, "a ported player is released: its observers hold it weakly and leave with it")

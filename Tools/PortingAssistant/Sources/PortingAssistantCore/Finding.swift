@@ -10,7 +10,6 @@ public struct Finding: Hashable, Sendable, CustomStringConvertible {
         case keyValueObserving = "key-value observing"
         case nsValueGetValue = "NSValue.getValue"
         case compiledOut = "compiled out on Linux"
-        case remoteControlEvents = "remote-control events"
     }
 
     public var kind: Kind

@@ -11,26 +11,36 @@ import SwiftSyntax
 /// audioSessionObservers.append(NotificationCenter.default.addObserver(forName: N, object: O, queue: nil) { [weak self] notification in self?.handle(notification) })
 /// ```
 ///
-/// A class's extensions in the same file are its members here too (an observer registered, a
-/// handler or a `removeObserver(self…)` in an extension); the tokens are stored in the class's
-/// own declaration. (An extension of a class declared in another file cannot hold them: its
-/// observers are left for a person.)
+/// A class's extensions are its members here too (an observer registered, a handler or a
+/// `removeObserver(self…)` in an extension), in its own file or in another file examined with it;
+/// the tokens are stored in the class's own declaration, and each edit goes to the file it is in.
+/// (An extension of a class declared in none of the files given cannot hold them: its observers
+/// are left for a person.)
 struct ObserverRewrite {
+    /// The visitor of the class's own file: the token storage goes there.
     let visitor: PortingVisitor
     let classDecl: ClassDeclSyntax
-    /// The class's extensions in the same file.
-    let extensions: [ExtensionDeclSyntax]
+    /// The class's extensions, each with the visitor of its file.
+    let extensions: [(decl: ExtensionDeclSyntax, visitor: PortingVisitor)]
 
-    /// Where the class's members are: its declaration and its extensions here.
-    var memberBlocks: [MemberBlockSyntax] { [classDecl.memberBlock] + extensions.map(\.memberBlock) }
+    /// Where the class's members are (its declaration and its extensions), with their file's visitor.
+    var memberBlocks: [(block: MemberBlockSyntax, visitor: PortingVisitor)] {
+        [(classDecl.memberBlock, visitor)] + extensions.map { ($0.decl.memberBlock, $0.visitor) }
+    }
 
-    /// Every function call in the class's members (not in nested types).
-    var calls: [FunctionCallExprSyntax] {
-        memberBlocks.flatMap { block in
+    /// Every function call in the class's members (not in nested types), with its file's visitor.
+    var calls: [Located<FunctionCallExprSyntax>] {
+        memberBlocks.flatMap { member in
             let finder = CallFinder(viewMode: .sourceAccurate)
-            finder.walk(block)
-            return finder.calls
+            finder.walk(member.block)
+            return finder.calls.map { Located(node: $0, visitor: member.visitor) }
         }
+    }
+
+    /// A node and the visitor of the file it is in.
+    struct Located<Node> {
+        let node: Node
+        let visitor: PortingVisitor
     }
 
     static let tokens = "audioSessionObservers"
@@ -38,9 +48,11 @@ struct ObserverRewrite {
     /// One `addObserver(self, selector:name:object:)` call of this class.
     struct Registration {
         let call: FunctionCallExprSyntax
+        /// The visitor of the call's file.
+        let visitor: PortingVisitor
         let center: String
         let selector: MacroExpansionExprSyntax
-        let handler: FunctionDeclSyntax?
+        let handler: Located<FunctionDeclSyntax>?
         let name: String
         let object: String
     }
@@ -52,10 +64,11 @@ struct ObserverRewrite {
             reportRemovalsOfTokenObservers(among: calls)
             return
         }
-        var rewritten: [FunctionDeclSyntax] = []
+        var rewritten: [Located<FunctionDeclSyntax>] = []
         for registration in registrations {
+            let visitor = registration.visitor
             visitor.handledSelectors.insert(registration.selector.id)
-            guard let handler = registration.handler, handler.signature.parameterClause.parameters.count <= 1 else {
+            guard let handler = registration.handler, handler.node.signature.parameterClause.parameters.count <= 1 else {
                 visitor.report(
                     .selectorObserver, registration.call,
                     "a selector observer needs the Objective-C runtime; its handler is not a method of this class taking the notification, so rewrite it by hand with addObserver(forName:object:queue:using:)",
@@ -64,9 +77,9 @@ struct ObserverRewrite {
             }
             visitor.report(
                 .selectorObserver, registration.call,
-                "a selector observer needs the Objective-C runtime: becomes addObserver(forName:object:queue:using:) calling \(handler.name.text) while the object lives, removed when it goes",
+                "a selector observer needs the Objective-C runtime: becomes addObserver(forName:object:queue:using:) calling \(handler.node.name.text) while the object lives, removed when it goes",
                 fixable: true)
-            visitor.edits.append(replacement(for: registration, handler: handler))
+            visitor.edits.append(replacement(for: registration, handler: handler.node))
             rewritten.append(handler)
         }
         guard !rewritten.isEmpty else { return }
@@ -80,16 +93,16 @@ struct ObserverRewrite {
 
     /// In a class whose observers are already tokens (ours, after a fix), `removeObserver(self…)`
     /// removes nothing: left for a person, so a rerun never calls such a file done.
-    private func reportRemovalsOfTokenObservers(among calls: [FunctionCallExprSyntax]) {
+    private func reportRemovalsOfTokenObservers(among calls: [Located<FunctionCallExprSyntax>]) {
         let holdsTokens = classDecl.memberBlock.members.contains { member in
             member.decl.as(VariableDeclSyntax.self)?.bindings.contains {
                 $0.pattern.trimmedDescription == Self.tokens
             } ?? false
         }
         guard holdsTokens else { return }
-        for call in calls where Self.removal(of: call) != nil {
-            visitor.report(
-                .removeObserver, call,
+        for call in calls where Self.removal(of: call.node) != nil {
+            call.visitor.report(
+                .removeObserver, call.node,
                 "removeObserver(self…) removes nothing once the observers are tokens: remove the matching tokens from \(Self.tokens) instead",
                 fixable: false)
         }
@@ -98,7 +111,7 @@ struct ObserverRewrite {
     /// Whether the class removes observers by name (`removeObserver(self, name:object:)`): then
     /// each token is kept with its notification's name, so that call can remove exactly those.
     var keepsNames: Bool {
-        calls.contains { Self.removal(of: $0)?.name != nil }
+        calls.contains { Self.removal(of: $0.node)?.name != nil }
     }
 
     /// `X.removeObserver(self)` → (X, nil); `X.removeObserver(self, name: N, object: O)` → (X, (N, O)).
@@ -115,8 +128,9 @@ struct ObserverRewrite {
 
     /// Every `X.addObserver(self, selector: #selector(m…), name: N, object: O)` in the class's own
     /// members (not in nested types).
-    private func observerCalls(among calls: [FunctionCallExprSyntax]) -> [Registration] {
-        calls.compactMap { call -> Registration? in
+    private func observerCalls(among calls: [Located<FunctionCallExprSyntax>]) -> [Registration] {
+        calls.compactMap { located -> Registration? in
+            let call = located.node
             guard let member = call.calledExpression.as(MemberAccessExprSyntax.self),
                 member.declName.baseName.text == "addObserver", let base = member.base,
                 call.arguments.map({ $0.label?.text }) == [nil, "selector", "name", "object"],
@@ -127,7 +141,8 @@ struct ObserverRewrite {
             let arguments = Array(call.arguments)
             let methodName = selector.arguments.first.map { Self.methodName($0.expression) } ?? ""
             return Registration(
-                call: call, center: base.trimmedDescription, selector: selector, handler: method(named: methodName),
+                call: call, visitor: located.visitor, center: base.trimmedDescription, selector: selector,
+                handler: method(named: methodName),
                 name: arguments[2].expression.trimmedDescription, object: arguments[3].expression.trimmedDescription)
         }
     }
@@ -139,8 +154,15 @@ struct ObserverRewrite {
         return ""
     }
 
-    private func method(named name: String) -> FunctionDeclSyntax? {
-        memberBlocks.lazy.flatMap(\.members).compactMap { $0.decl.as(FunctionDeclSyntax.self) }.first { $0.name.text == name }
+    private func method(named name: String) -> Located<FunctionDeclSyntax>? {
+        for member in memberBlocks {
+            for item in member.block.members {
+                if let function = item.decl.as(FunctionDeclSyntax.self), function.name.text == name {
+                    return Located(node: function, visitor: member.visitor)
+                }
+            }
+        }
+        return nil
     }
 
     /// Whether the class is `@MainActor`: its handlers are then called on the main queue, in its
@@ -177,27 +199,28 @@ struct ObserverRewrite {
     }
 
     /// `@objc` is no longer needed on a rewritten handler, unless another selector names it.
-    private func dropObjC(from handlers: [FunctionDeclSyntax], keepingThoseUsedElsewhere registrations: [Registration]) {
+    private func dropObjC(
+        from handlers: [Located<FunctionDeclSyntax>], keepingThoseUsedElsewhere registrations: [Registration]
+    ) {
         let selectorNames = SelectorFinder(viewMode: .sourceAccurate)
-        for block in memberBlocks { selectorNames.walk(block) }
+        for member in memberBlocks { selectorNames.walk(member.block) }
         let handled = Set(registrations.map(\.selector.id))
         let usedElsewhere = Set(
             selectorNames.selectors.filter { !handled.contains($0.id) }.compactMap { selector in
                 selector.arguments.first.map { Self.methodName($0.expression) }
             })
-        for handler in handlers where !usedElsewhere.contains(handler.name.text) {
-            for element in handler.attributes {
+        for located in handlers where !usedElsewhere.contains(located.node.name.text) {
+            let visitor = located.visitor
+            for element in located.node.attributes {
                 guard let attribute = element.as(AttributeSyntax.self), attribute.attributeName.trimmedDescription == "objc",
                     !visitor.handledAttributes.contains(attribute.id)
                 else { continue }
                 visitor.handledAttributes.insert(attribute.id)
                 visitor.report(.objc, attribute, "@objc is not needed once its selector observer is a closure", fixable: true)
-                visitor.edits.append(removal(of: attribute))
+                visitor.edits.append(Self.removal(of: attribute, visitor.converter))
             }
         }
     }
-
-    private func removal(of attribute: AttributeSyntax) -> Edit { Self.removal(of: attribute, visitor.converter) }
 
     /// The attribute and the space after it; when it stands on a line of its own, the whole line.
     static func removal(of attribute: AttributeSyntax, _ converter: SourceLocationConverter) -> Edit {
@@ -215,10 +238,13 @@ struct ObserverRewrite {
     /// `removeObserver(self)` removes the tokens instead; `removeObserver(self, name: N, object: O)`
     /// removes the tokens of N's observers, so the fixed code stops hearing exactly what the
     /// original stopped hearing. Returns whether `deinit` removed them all.
-    private func rewriteRemoveObserverCalls(among calls: [FunctionCallExprSyntax], registrations: [Registration]) -> Bool {
+    private func rewriteRemoveObserverCalls(
+        among calls: [Located<FunctionCallExprSyntax>], registrations: [Registration]
+    ) -> Bool {
         var inDeinit = false
         let all = keepsNames ? "$0.token" : "$0"
-        for call in calls {
+        for located in calls {
+            let (call, visitor) = (located.node, located.visitor)
             guard let (center, byName) = Self.removal(of: call) else { continue }
             let text: String
             if let (name, object) = byName {
@@ -265,7 +291,9 @@ struct ObserverRewrite {
         let members = classDecl.memberBlock.members
         let indent = members.first.map { PortingVisitor.indentation(of: $0, in: visitor.converter) } ?? "    "
         let type = keepsNames ? "[(name: Notification.Name, token: NSObjectProtocol)]" : "[NSObjectProtocol]"
-        let storage = isMainActor ? "nonisolated(unsafe) private var" : "private var"
+        // Private unless an extension in another file uses them (Swift's `private` stops at the file).
+        let access = extensions.contains { $0.visitor !== visitor } ? "" : "private "
+        let storage = isMainActor ? "nonisolated(unsafe) \(access)var" : "\(access)var"
         var text = "\n\(indent)\(storage) \(Self.tokens): \(type) = []"
         let removal = "\(Self.tokens).forEach { \(center).removeObserver(\(keepsNames ? "$0.token" : "$0")) }"
         let deinitDecl = members.lazy.compactMap { $0.decl.as(DeinitializerDeclSyntax.self) }.first

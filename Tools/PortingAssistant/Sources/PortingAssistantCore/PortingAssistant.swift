@@ -17,29 +17,44 @@ public struct PortingReport: Sendable {
 /// last clause.
 public enum PortingAssistant {
     public static func examine(_ source: String, fileName: String = "source.swift") -> PortingReport {
-        let (findings, edits) = scan(source, fileName: fileName)
-        var fixed = edits.isEmpty ? source : source.applying(edits)
-        var remaining = edits.isEmpty ? findings.filter { !$0.isFixable } : scan(fixed, fileName: fileName).findings
-        // A fix can make another possible (the last use of UIKit's UIApplication removed: its import
-        // is unused now): fixed again, a few passes at most.
-        for _ in 0..<3 where remaining.contains(where: \.isFixable) {
-            let (_, more) = scan(fixed, fileName: fileName)
-            guard !more.isEmpty else { break }
-            fixed = fixed.applying(more)
-            remaining = scan(fixed, fileName: fileName).findings
-        }
-        return PortingReport(findings: findings, fixedSource: fixed, remaining: remaining)
+        examine(files: [(fileName, source)])[0]
     }
 
-    static func scan(_ source: String, fileName: String) -> (findings: [Finding], edits: [Edit]) {
-        let tree = Parser.parse(source: source)
-        let visitor = PortingVisitor(converter: SourceLocationConverter(fileName: fileName, tree: tree))
-        visitor.observesKeyValues = source.contains("observe(\\.") || source.contains("forKeyPath")
-        visitor.selectorNames = PortingVisitor.namesOfUnrewrittenSelectors(in: tree)
-        visitor.rewriteObservers(in: tree)
-        visitor.walk(tree)
-        let findings = visitor.findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
-        return (findings, visitor.edits)
+    /// The files of one app examined together: a class's extensions in another of them are its
+    /// members as in its own file (selector observers there keep their tokens in the class).
+    public static func examine(files: [(name: String, source: String)]) -> [PortingReport] {
+        let first = scan(files)
+        var fixed = zip(files, first).map { file, scanned in
+            scanned.edits.isEmpty ? file.source : file.source.applying(scanned.edits)
+        }
+        func named(_ sources: [String]) -> [(name: String, source: String)] { zip(files, sources).map { ($0.name, $1) } }
+        var remaining =
+            first.allSatisfy(\.edits.isEmpty)
+            ? first.map { $0.findings.filter { !$0.isFixable } } : scan(named(fixed)).map(\.findings)
+        // A fix can make another possible (the last use of UIKit's UIApplication removed: its import
+        // is unused now): fixed again, a few passes at most.
+        for _ in 0..<3 where remaining.joined().contains(where: \.isFixable) {
+            let more = scan(named(fixed))
+            guard more.contains(where: { !$0.edits.isEmpty }) else { break }
+            fixed = zip(fixed, more).map { source, scanned in scanned.edits.isEmpty ? source : source.applying(scanned.edits) }
+            remaining = scan(named(fixed)).map(\.findings)
+        }
+        return files.indices.map { PortingReport(findings: first[$0].findings, fixedSource: fixed[$0], remaining: remaining[$0]) }
+    }
+
+    static func scan(_ files: [(name: String, source: String)]) -> [(findings: [Finding], edits: [Edit])] {
+        let trees = files.map { Parser.parse(source: $0.source) }
+        let visitors = zip(files, trees).map { file, tree in
+            let visitor = PortingVisitor(converter: SourceLocationConverter(fileName: file.name, tree: tree))
+            visitor.observesKeyValues = file.source.contains("observe(\\.") || file.source.contains("forKeyPath")
+            visitor.selectorNames = PortingVisitor.namesOfUnrewrittenSelectors(in: tree)
+            return visitor
+        }
+        PortingVisitor.rewriteObservers(in: trees, visitors: visitors)
+        for (visitor, tree) in zip(visitors, trees) { visitor.walk(tree) }
+        return visitors.map { visitor in
+            (visitor.findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }, visitor.edits)
+        }
     }
 }
 
@@ -62,7 +77,8 @@ final class PortingVisitor: SyntaxVisitor {
     // MARK: Modules
 
     static let appleOnly: [String: String] = [
-        "UIKit": "UIKit does not exist on Linux; the app's foreground/background state is AudioSession.setApplicationState",
+        "UIKit":
+            "the UIKit package here (Porting/UIKit) offers only what audio code uses (UIImage, UIApplication's state and notifications); views, colours, layers and the rest do not exist on Linux",
         "CallKit": "CallKit does not exist on Linux: a call is the system session of I4 (audiosession system call begin)",
         "WatchKit": "WatchKit does not exist on Linux",
         "SwiftUI": "SwiftUI does not exist on Linux",
@@ -73,12 +89,12 @@ final class PortingVisitor: SyntaxVisitor {
     /// iOS code"); AVKit's user interface does not exist here and fails at its names.
     override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
         let module = node.path.first?.name.text ?? ""
-        if module == "UIKit", node.path.count == 1, let name = node.path.first?.name, Self.uiKitName(in: node.root) == nil {
+        if module == "UIKit", node.path.count == 1, let name = node.path.first?.name, !Self.usesUIKit(node.root) {
             // Xcode's templates import UIKit in every file; one that uses none of it only needs the
-            // Foundation UIKit brought along.
+            // Foundation UIKit brought along (this package's UIKit is a porting aid, not a UI).
             report(
                 .appleOnlyModule, node,
-                "UIKit does not exist on Linux, and nothing of it is used here: `import Foundation` (what UIKit brought along)",
+                "nothing of UIKit is used here: `import Foundation` (what UIKit brought along; the UIKit package here, Porting/UIKit, offers only UIImage and UIApplication)",
                 fixable: true)
             edits.append(
                 Edit(
@@ -94,6 +110,11 @@ final class PortingVisitor: SyntaxVisitor {
                 Edit(
                     start: node.path.first!.name.endPositionBeforeTrailingTrivia.utf8Offset,
                     end: last.endPositionBeforeTrailingTrivia.utf8Offset, text: ""))
+        } else if module == "UIKit" {
+            // Builds here while it uses only what this UIKit offers; the first name it does not is said.
+            if let name = Self.uiKitName(in: node.root) {
+                report(.appleOnlyModule, node, "\(name): \(Self.appleOnly["UIKit"]!)", fixable: false)
+            }
         } else if let message = Self.appleOnly[module] {
             report(.appleOnlyModule, node, message, fixable: false)
         }
@@ -101,12 +122,26 @@ final class PortingVisitor: SyntaxVisitor {
     }
 
     /// The first name in a source that comes from UIKit (or the frameworks it brings along:
-    /// QuartzCore, CoreGraphics beyond the geometry Foundation has on Linux), outside imports and
-    /// `canImport(UIKit)`; nil when there is none.
+    /// QuartzCore, CoreGraphics beyond the geometry Foundation has on Linux) and that this
+    /// package's UIKit does not offer, outside imports and `canImport(UIKit)`; nil when there is none.
     static func uiKitName(in root: Syntax) -> String? {
+        uiKitNamesUsed(in: root).first { !offeredUIKitNames.contains($0) }
+    }
+
+    /// Whether a source uses anything of UIKit, offered here or not.
+    static func usesUIKit(_ root: Syntax) -> Bool { uiKitNamesUsed(in: root).first { _ in true } != nil }
+
+    /// What this package's UIKit offers (a porting aid for audio code).
+    static let offeredUIKitNames: Set<String> = [
+        "UIImage", "UIApplication", "UIImagePNGRepresentation", "UIImageJPEGRepresentation",
+    ]
+
+    private static func uiKitNamesUsed(
+        in root: Syntax
+    ) -> LazyFilterSequence<LazyMapSequence<LazyFilterSequence<TokenSequence>, String>> {
         root.tokens(viewMode: .sourceAccurate).lazy.filter { token in
             token.text != "UIKit" && token.ancestorOrSelf(mapping: { $0.as(ImportDeclSyntax.self) }) == nil
-        }.map(\.text).first { text in
+        }.map(\.text).filter { text in
             for prefix in ["UI", "CA"] where text.hasPrefix(prefix) && text.dropFirst(2).first?.isUppercase == true {
                 return true
             }
@@ -123,14 +158,31 @@ final class PortingVisitor: SyntaxVisitor {
 
     // MARK: Classes: selector observers, @objc handlers, removeObserver(self)
 
-    /// Each class's observers, with those of its extensions in this file, are rewritten before the
-    /// walk (an extension may come first), so the walk reports only the selectors left.
-    func rewriteObservers(in tree: SourceFileSyntax) {
-        let types = TypeFinder(viewMode: .sourceAccurate)
-        types.walk(tree)
-        for classDecl in types.classes {
-            let extensions = types.extensions.filter { $0.extendedType.trimmedDescription == classDecl.name.text }
-            ObserverRewrite(visitor: self, classDecl: classDecl, extensions: extensions).run()
+    /// Each class's observers, with those of its extensions, are rewritten before the walk (an
+    /// extension may come first): the walk reports only the selectors left. An extension in its
+    /// class's file belongs to the class of that name there; one in another file to the class of
+    /// that name declared in exactly one of the files (a name declared twice, nested types of two
+    /// files, is left alone: which one it extends is not known here).
+    static func rewriteObservers(in trees: [SourceFileSyntax], visitors: [PortingVisitor]) {
+        let types = trees.map { tree in
+            let finder = TypeFinder(viewMode: .sourceAccurate)
+            finder.walk(tree)
+            return finder
+        }
+        var declaringFiles: [String: Set<Int>] = [:]
+        for (index, found) in types.enumerated() {
+            for classDecl in found.classes { declaringFiles[classDecl.name.text, default: []].insert(index) }
+        }
+        for (index, found) in types.enumerated() {
+            for classDecl in found.classes {
+                let name = classDecl.name.text
+                let alone = declaringFiles[name]?.count == 1
+                let extensions = types.enumerated().flatMap { other, otherTypes in
+                    (other == index || alone ? otherTypes.extensions : []).filter { $0.extendedType.trimmedDescription == name }
+                        .map { (decl: $0, visitor: visitors[other]) }
+                }
+                ObserverRewrite(visitor: visitors[index], classDecl: classDecl, extensions: extensions).run()
+            }
         }
     }
 
@@ -147,7 +199,7 @@ final class PortingVisitor: SyntaxVisitor {
         report(
             .selector, node,
             inExtension
-                ? "#selector needs the Objective-C runtime, which Swift on Linux does not have; in an extension of a type declared in another file the assistant cannot keep an observer's token: register it with addObserver(forName:object:queue:using:) and keep the token in the class (so that removing it works)"
+                ? "#selector needs the Objective-C runtime, which Swift on Linux does not have; in an extension of a type declared in none of the files given the assistant cannot keep an observer's token (give it the class's file too): register it with addObserver(forName:object:queue:using:) and keep the token in the class (so that removing it works)"
                 : "#selector needs the Objective-C runtime, which Swift on Linux does not have: pass a closure instead",
             fixable: false)
         return .visitChildren
@@ -207,18 +259,9 @@ final class PortingVisitor: SyntaxVisitor {
         if GetValueRewrite(visitor: self, call: node).run() { return .visitChildren }
         let labels = node.arguments.map { $0.label?.text }
         let name = member.declName.baseName.text
-        if name == "beginReceivingRemoteControlEvents" || name == "endReceivingRemoteControlEvents", node.arguments.isEmpty,
-            let statement = node.parent?.as(CodeBlockItemSyntax.self)
-        {
-            // A no-op most music apps call (UIApplication's): on Linux MediaPlayer's commands are
-            // offered on the desktop's controls as soon as they have handlers (issue 50).
-            report(
-                .remoteControlEvents, node,
-                "\(name)() is UIApplication's and needs nothing here: MPRemoteCommandCenter's commands reach the desktop's controls once they have handlers; removed",
-                fixable: true)
-            edits.append(
-                Edit(start: statement.position.utf8Offset, end: statement.endPosition.utf8Offset, text: ""))
-        } else if name == "observe", node.arguments.first?.expression.is(KeyPathExprSyntax.self) == true {
+        // (begin/endReceivingRemoteControlEvents build as they are: this UIKit's UIApplication has them,
+        // as no-ops — MPRemoteCommandCenter's commands reach the desktop's controls once they have handlers.)
+        if name == "observe", node.arguments.first?.expression.is(KeyPathExprSyntax.self) == true {
             report(
                 .keyValueObserving, node,
                 "key-value observing needs the Objective-C runtime: AudioSession.shared.notifications() gives .outputVolume and every change",

@@ -56,14 +56,17 @@ struct Port: ParsableCommand {
         var filesLeft: [String] = []
         var fixedFiles: [(path: String, text: String)] = []
         let files = try swiftFiles()
+        var sources: [String] = []
         for file in files {
-            let source: String
-            do { source = try String(contentsOfFile: file, encoding: .utf8) } catch {
+            do { sources.append(try String(contentsOfFile: file, encoding: .utf8)) } catch {
                 FileHandle.standardError.write(
                     Data("audiosession port: cannot read \(file): \(error.localizedDescription)\n".utf8))
                 throw ExitCode(2)
             }
-            let report = PortingAssistant.examine(source, fileName: file)
+        }
+        // Together: a class's extension in another of the files is its member (its observers' tokens).
+        let reports = PortingAssistant.examine(files: Array(zip(files, sources)))
+        for (file, (source, report)) in zip(files, zip(sources, reports)) {
             for finding in report.findings { print("\(file):\(finding)") }
             let left: Int
             if fix, report.fixedSource != source {

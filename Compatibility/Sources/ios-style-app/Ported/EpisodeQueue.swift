@@ -1,0 +1,19 @@
+// A podcast app's queue screen: the class here, its notification plumbing in
+// EpisodeQueue+Observing.swift, as the app keeps one concern per file.
+import AVFoundation
+
+public final class EpisodeQueue: NSObject {
+    var audioSessionObservers: [(name: Notification.Name, token: NSObjectProtocol)] = []
+
+    deinit {
+        audioSessionObservers.forEach { NotificationCenter.default.removeObserver($0.token) }
+    }
+
+    public internal(set) var pausedForInterruption = 0
+    public internal(set) var routeChecks = 0
+
+    public override init() {
+        super.init()
+        observeSession()
+    }
+}
