@@ -49,38 +49,29 @@ enum PlayerBench {
         try session.setActive(false)
 
         // Memory: an hour-long and a minute-long stereo FLAC, each played for `seconds`.
-        let hour = directory + "/hour.flac"
-        let minute = directory + "/minute.flac"
-        try write(seconds: 60, channels: 2, rate: 44_100, to: minute, format: .flac)
-        try write(seconds: 3_600, channels: 2, rate: 44_100, to: hour, format: .flac)
-        let (minuteGrowth, minuteCPU) = try playFor(seconds, minute, session, address)
-        let (hourGrowth, hourCPU) = try playFor(seconds, hour, session, address)
+        let flac = try hourAndMinute(.flac, "flac", seconds, directory, session, address)
         print(
             String(
                 format: "playing %.0f s: resident memory +%.1f MiB for a minute-long FLAC, +%.1f MiB for an hour-long one"
                     + " (target: ≤ +5 MiB more)",
-                seconds, Double(minuteGrowth) / 1_048_576, Double(hourGrowth) / 1_048_576))
-        let paplayCPU = cpuOfPaplay(hour, seconds: seconds, address)
+                seconds, flac.minute.growth / 1_048_576, flac.hour.growth / 1_048_576))
+        let paplayCPU = cpuOfPaplay(flac.hourFile, seconds: seconds, address)
         print(
             String(
                 format: "CPU per second of playback: %.2f ms ours (hour-long FLAC; %.2f ms the minute-long), %.2f ms paplay",
-                hourCPU * 1_000, minuteCPU * 1_000, paplayCPU * 1_000))
+                flac.hour.cpu * 1_000, flac.minute.cpu * 1_000, paplayCPU * 1_000))
 
         // SO8: the same tone as AAC in .m4a (written here through FFmpeg's encoder), an hour and a
         // minute long: decoded as it plays, so the hour costs what the minute does.
-        let aac = SoundFile.Format.encoded(EncodedFormat(codec: .aac, container: "ipod", bitRate: 128_000))
-        let hourAAC = directory + "/hour.m4a"
-        let minuteAAC = directory + "/minute.m4a"
-        try write(seconds: 60, channels: 2, rate: 44_100, to: minuteAAC, format: aac)
-        try write(seconds: 3_600, channels: 2, rate: 44_100, to: hourAAC, format: aac)
-        let (minuteAACGrowth, minuteAACCPU) = try playFor(seconds, minuteAAC, session, address)
-        let (hourAACGrowth, hourAACCPU) = try playFor(seconds, hourAAC, session, address)
+        let aac = try hourAndMinute(
+            .encoded(EncodedFormat(codec: .aac, container: "ipod", bitRate: 128_000)), "m4a", seconds, directory, session,
+            address)
         print(
             String(
                 format: "AAC .m4a, playing %.0f s: resident memory +%.1f MiB a minute-long, +%.1f MiB an hour-long; "
                     + "CPU per second %.2f ms (hour), %.2f ms (minute), beside paplay's %.2f ms for the FLAC",
-                seconds, Double(minuteAACGrowth) / 1_048_576, Double(hourAACGrowth) / 1_048_576, hourAACCPU * 1_000,
-                minuteAACCPU * 1_000, paplayCPU * 1_000))
+                seconds, aac.minute.growth / 1_048_576, aac.hour.growth / 1_048_576, aac.hour.cpu * 1_000,
+                aac.minute.cpu * 1_000, paplayCPU * 1_000))
         try recordAAC(seconds, directory, arbiter, address)
     }
 
@@ -145,6 +136,20 @@ enum PlayerBench {
         }
         for _ in 0..<seconds { try writer.append(second) }  // 440 Hz: a whole number of periods per second
         writer.close()
+    }
+
+    /// A minute-long and an hour-long stereo tone in `format`, each played for `seconds`: the
+    /// resident bytes each grew by and its CPU seconds per second, and the hour-long file.
+    static func hourAndMinute(
+        _ format: SoundFile.Format, _ suffix: String, _ seconds: Double, _ directory: String, _ session: AudioSession,
+        _ address: String
+    ) throws -> (minute: (growth: Double, cpu: Double), hour: (growth: Double, cpu: Double), hourFile: String) {
+        let (minute, hour) = ("\(directory)/minute.\(suffix)", "\(directory)/hour.\(suffix)")
+        try write(seconds: 60, channels: 2, rate: 44_100, to: minute, format: format)
+        try write(seconds: 3_600, channels: 2, rate: 44_100, to: hour, format: format)
+        let (minuteGrowth, minuteCPU) = try playFor(seconds, minute, session, address)
+        let (hourGrowth, hourCPU) = try playFor(seconds, hour, session, address)
+        return ((Double(minuteGrowth), minuteCPU), (Double(hourGrowth), hourCPU), hour)
     }
 
     /// Plays `path` for `seconds`: the resident memory it grew by and its CPU seconds per second.
