@@ -8,8 +8,11 @@
  * the playback stream plays from 300 ms before the first step to the end of the last (none with
  * --no-playback). --source: the source to record (default: the server's). --name: its
  * application.name (default "Fake Call"). Prints "capture open at NS" / "capture closed at NS"
- * (nanoseconds since 1970, as the fake MPRIS player prints its status) and "done" at the end. */
+ * (nanoseconds since 1970, as the fake MPRIS player prints its status) and "done" at the end.
+ * SIGUSR1 ends the step under way at once (a test ends a long call when it is done with it,
+ * rather than guess a length that outlasts its checks on a loaded machine). */
 #include <math.h>
+#include <signal.h>
 #include <pulse/error.h>
 #include <pulse/simple.h>
 #include <stdint.h>
@@ -32,6 +35,12 @@ static unsigned long long wall_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);
     return (unsigned long long)t.tv_sec * 1000000000ULL + (unsigned long long)t.tv_nsec;
+}
+
+static volatile sig_atomic_t cut_step;
+static void on_usr1(int signal) {
+    (void)signal;
+    cut_step = 1;
 }
 
 static void sleep_ns(uint64_t ns) {
@@ -59,6 +68,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "fake-call: steps are 'record MS' or 'quiet MS'\n");
         return 2;
     }
+    struct sigaction cut = {0};
+    cut.sa_handler = on_usr1;
+    cut.sa_flags = SA_RESTART;
+    sigaction(SIGUSR1, &cut, NULL);
+    sigset_t usr1; /* a test's thread may start it with signals blocked */
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_UNBLOCK, &usr1, NULL);
     pa_sample_spec spec = {.format = PA_SAMPLE_S16LE, .rate = RATE, .channels = 1};
     int error = 0;
     pa_simple *out = NULL, *early = NULL;
@@ -110,7 +127,7 @@ int main(int argc, char **argv) {
             pa_simple_free(early);
             early = NULL;
         }
-        while (now_ns() < until) {
+        while (now_ns() < until && !cut_step) {
             if (out) {
                 for (int i = 0; i < CHUNK_FRAMES; i++, frame++)
                     tone[i] = (int16_t)(3000 * sin(2 * M_PI * 440 * (double)frame / RATE));
@@ -128,6 +145,7 @@ int main(int argc, char **argv) {
                 sleep_ns(10000000ULL);
             }
         }
+        cut_step = 0;
         if (in) {
             pa_simple_free(in);
             printf("capture closed at %llu\n", wall_ns());

@@ -21,7 +21,9 @@ extension CallTests {
         let desktop = try Self.desktopWithMusic(kind)
         defer { desktop.stop() }
         let first = try desktop.spawn(
-            [try Self.fakeCall(), "--source", "mic", "--name", "First", "record", "8000", "quiet", "3000"], log: "first.log")
+            // Recording until told (SIGUSR1): a fixed 8 s ended it before the second call did once,
+            // on a loaded machine, and the checks below then saw no first call at all.
+            [try Self.fakeCall(), "--source", "mic", "--name", "First", "record", "60000", "quiet", "3000"], log: "first.log")
         defer { PulseFixture.end(first) }
         #expect(
             eventually(within: 5) { Self.call(desktop, named: "First")?.isActive == true }, "the first call. \(desktop.daemonLog)"
@@ -56,6 +58,7 @@ extension CallTests {
         #expect(changes.map { String($0.prefix(13)) } == ["status Paused"], "the music stays paused: \(changes)")
         #expect(Self.call(desktop, named: "First")?.isActive == true, "and the first call active")
         // The first call ends: the music plays again after its hangover.
+        kill(first, SIGUSR1)
         #expect(eventually(within: 8) { desktop.log("first.log").contains("capture closed") })
         #expect(
             eventually(within: 5) { desktop.fakeLog("music").split(separator: "\n").last?.hasPrefix("status Playing") == true },
