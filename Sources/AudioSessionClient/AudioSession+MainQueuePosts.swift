@@ -114,7 +114,7 @@ extension AudioSession {
         let turn = Self.mainRunLoopTurn.withLock { $0 }
         if (onMain && turn == nil) || (!onMain && Self.isOnMainQueue) { return }
         var waited = 0.0
-        while state.withLock({ $0.posts.inFlight > 0 || !$0.posts.waiting.isEmpty }), waited < seconds {
+        while hasPendingPosts, waited < seconds {
             if onMain, let turn {
                 turn()
                 waited += 0.005

@@ -40,9 +40,7 @@ extension Arbiter {
         logger.info(
             "a player's app disconnected during an interruption: its session held for its bridge (PL9)",
             metadata: ["app": "\(app)", "seconds": "\(Self.heldPlayerGrace.components.seconds)"])
-        let (seconds, attoseconds) = Self.heldPlayerGrace.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.heldPlayerGrace.dispatchInterval) { [weak self] in
             self?.releaseHeldPlayer(app, token: token, because: "its bridge did not come back")
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.bridgeCheck) { [weak self] in

@@ -1,10 +1,6 @@
 import AudioSessionModel
 import Dispatch
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// P4: who asks the user for an app's record permission when no system controller is connected
 /// to — on a desktop, its notification server ("APP wants to use the microphone", Allow and
 /// Don't Allow). The daemon gives one to its arbiter; an embedded arbiter has none.
@@ -37,7 +33,7 @@ extension Arbiter {
             return answerByFallback(app, granted: granted, why: "no system controller is connected", &state)
         }
         guard state.agentAsks.insert(app).inserted else { return }  // asked already: P2, nothing more
-        let name = Self.programName(ofProcess: state.connectionByApp[app].flatMap { state.connections[$0.id]?.peer.pid })
+        let name = ProcessName.of(state.connectionByApp[app].flatMap { state.connections[$0.id]?.peer.pid })
         let timeout = state.rules.permissionTimeout
         logger.info(
             "record permission for \(app) asked of the user (P4): no system controller is connected",
@@ -49,8 +45,7 @@ extension Arbiter {
                 self?.agentAnswered(app, answer)
             }
         }
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval) { [weak self] in
             self?.agentTimedOut(app)
         }
     }
@@ -95,15 +90,5 @@ extension Arbiter {
             "record permission for \(app) answered by permission-fallback (P4): \(why)",
             metadata: ["answer": "\(granted ? "granted" : "denied")"])
         answerRecordPermission(app, granted: granted, &state)
-    }
-
-    /// A process's program name (`/proc/PID/comm`), for the user's question.
-    static func programName(ofProcess pid: Int32?) -> String? {
-        guard let pid, pid > 0, let file = fopen("/proc/\(pid)/comm", "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-        let name = String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.isEmpty ? nil : name
     }
 }

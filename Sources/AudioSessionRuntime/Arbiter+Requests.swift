@@ -157,12 +157,9 @@ extension Arbiter {
                 violations = ["\(violations.count) broken (listed to root, the daemon's user and system monitors)"]
             }
         }
-        let timeout = state.rules.permissionTimeout
         let permissions = PermissionAnswering(
             fallback: state.rules.permissionFallback,
-            timeoutMs: configuration.permissionAgent == nil
-                ? 0
-                : UInt32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000),
+            timeoutMs: configuration.permissionAgent == nil ? 0 : UInt32(clamping: state.rules.permissionTimeout.milliseconds),
             asking: state.agentAsks.filter { reader.seesEveryApp || reader.sees(state.uid(of: $0)) }.map(\.rawValue).sorted())
         return DeviceSnapshot(
             device: device, apps: apps, violations: violations, mediaServicesLostSince: state.mediaServicesLostSince,

@@ -251,7 +251,3 @@ extension PulseBackend.State {
         followed = [:]
     }
 }
-
-extension Duration {
-    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
-}

@@ -87,13 +87,7 @@ extension PulseBackend {
     }
 
     /// A process's command name (`/proc/PID/comm`), nil when it is gone.
-    static func command(of pid: Int32) -> String? {
-        guard let file = fopen("/proc/\(pid)/comm", "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = fread(&buffer, 1, buffer.count, file)
-        return String(decoding: buffer.prefix(count), as: UTF8.self).trimmingSuffix("\n")
-    }
+    static func command(of pid: Int32) -> String? { ProcessName.of(pid) }
 
     /// CL4: whether the stream's program is in a call, or one is beginning for it (its streams
     /// change hands a moment later).
@@ -131,8 +125,4 @@ extension PulseBackend {
             CallDetector.StreamID(index: stream.index, isCapture: stream.isRecord), of: program, facts, isMonitor: isMonitor)
         if stream.isRecord { followRecording(of: program) }  // CL4 (revision 6)
     }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }

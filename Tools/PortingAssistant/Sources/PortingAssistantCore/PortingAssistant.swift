@@ -129,16 +129,15 @@ final class PortingVisitor: SyntaxVisitor {
     }
 
     /// Whether a source uses anything of UIKit, offered here or not.
-    static func usesUIKit(_ root: Syntax) -> Bool { uiKitNamesUsed(in: root).first { _ in true } != nil }
+    static func usesUIKit(_ root: Syntax) -> Bool { uiKitNamesUsed(in: root).contains { _ in true } }
 
-    /// What this package's UIKit offers (a porting aid for audio code).
+    /// What the UIKit package here (Porting/UIKit) offers (a porting aid for audio code).
     static let offeredUIKitNames: Set<String> = [
         "UIImage", "UIApplication", "UIImagePNGRepresentation", "UIImageJPEGRepresentation",
     ]
 
-    private static func uiKitNamesUsed(
-        in root: Syntax
-    ) -> LazyFilterSequence<LazyMapSequence<LazyFilterSequence<TokenSequence>, String>> {
+    /// UIKit's names a source uses, in order, lazily (outside imports and `canImport(UIKit)`).
+    private static func uiKitNamesUsed(in root: Syntax) -> some Sequence<String> {
         root.tokens(viewMode: .sourceAccurate).lazy.filter { token in
             token.text != "UIKit" && token.ancestorOrSelf(mapping: { $0.as(ImportDeclSyntax.self) }) == nil
         }.map(\.text).filter { text in
