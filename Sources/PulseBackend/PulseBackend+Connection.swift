@@ -52,7 +52,7 @@ extension PulseBackend {
             let before = state.link
             state.link = Link(generation: generation, serverName: name, hasConnected: true)
             // Back after a loss: its devices get the volumes the engine kept (`Restoring`).
-            state.restoring = before.lostSince != nil && before.hasConnected ? Restoring(until: .now + Restoring.window) : nil
+            state.restoring = before.lostSince != nil && before.hasConnected ? Restoring(connected: .now) : nil
             return (before.lostSince, before.socketAppeared)
         }
         // §9.1: after the listing's events (queued behind this), the built-in microphone is listed
@@ -239,6 +239,7 @@ extension PulseBackend.State {
         ownStreams = [:]
         ledger.serverLost()
         defaultSink = nil
+        askedDefaultSink = nil
         reportedOutputChoice = nil
         pollingMoves = false
         volumeSink = nil

@@ -46,6 +46,10 @@ public final class PulseBackend: AudioBackend {
         var ledger = SavedStateLedger()
         /// HW7: the default sink.
         var defaultSink: String?
+        /// What a new connection was told the default sink is, and whether one is being asked
+        /// (`followDefaultSink`: pipewire-pulse names none to an early connection).
+        var askedDefaultSink: String?
+        var askingDefaultSink = false
         /// RT13 (a): the output choice last told to the engine (`.none`: nothing told yet).
         var reportedOutputChoice: String??
         /// RT13, PipeWire: the default and own streams are asked about once a second (`pollPipeWire`).
@@ -236,15 +240,7 @@ public final class PulseBackend: AudioBackend {
                 streamRemoved(index)
             }
         case .defaultSink(let name):
-            // (Asked again every second on PipeWire, RT13: nothing to do when it is the same.)
-            guard
-                state.withLock({ state in
-                    defer { state.defaultSink = name }; return state.defaultSink != name
-                })
-            else { return }
-            logger.debug("default sink", metadata: ["sink": "\(name)"])
-            followOutputVolume(reported: nil)
-            followOutputChoice()  // RT13 (a)
+            followDefaultSink(name)
         case .lost:
             break  // handled before (`handle(_:of:)`)
         }

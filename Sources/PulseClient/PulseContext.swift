@@ -128,21 +128,31 @@ public final class PulseContext: @unchecked Sendable {
     /// The server's name and version as it reports them: `pulseaudio 16.1`, or
     /// `PulseAudio (on PipeWire 0.3.65) 15.0.0` from pipewire-pulse; nil if it does not answer.
     public var serverName: String? {
+        serverInfo { "\(String(cString: $0.server_name)) \(String(cString: $0.server_version))" }
+    }
+
+    /// The default sink's name as the server tells this connection; nil if it does not answer.
+    public var defaultSinkName: String? { serverInfo { $0.default_sink_name.map { String(cString: $0) } } }
+
+    /// Asks for the server's information and reads one thing of it (waits for the answer).
+    private func serverInfo(_ read: @escaping (pa_server_info) -> String?) -> String? {
         final class Answer {
             var text: String?
             var done = false
             let mainloop: OpaquePointer
-            init(_ mainloop: OpaquePointer) { self.mainloop = mainloop }
+            let read: (pa_server_info) -> String?
+            init(_ mainloop: OpaquePointer, _ read: @escaping (pa_server_info) -> String?) {
+                self.mainloop = mainloop
+                self.read = read
+            }
         }
-        let answer = Answer(mainloop)
+        let answer = Answer(mainloop, read)
         return locked {
             let operation = pa_context_get_server_info(
                 context,
                 { _, info, userdata in
                     let answer = Unmanaged<Answer>.fromOpaque(userdata!).takeUnretainedValue()
-                    if let info = info?.pointee {
-                        answer.text = "\(String(cString: info.server_name)) \(String(cString: info.server_version))"
-                    }
+                    if let info = info?.pointee { answer.text = answer.read(info) }
                     answer.done = true
                     pa_threaded_mainloop_signal(answer.mainloop, 0)
                 }, Unmanaged.passUnretained(answer).toOpaque())

@@ -316,6 +316,16 @@ final class PulseFixture: Sendable {
         return values
     }
 
+    /// The last lines of each log the server's processes write (PipeWire's three, or
+    /// PulseAudio's), for a failing test to show what the server said.
+    var logs: String {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".log") }.sorted().map { name in
+            let text = (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? ""
+            return "--- \(name)\n" + text.split(separator: "\n").suffix(30).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
     /// The server's sinks or sources (`kind`), name by index, as pactl lists them.
     func names(of kind: String) throws -> [String: String] {
         Dictionary(

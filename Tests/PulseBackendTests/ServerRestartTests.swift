@@ -29,10 +29,10 @@ struct ServerRestartTests {
         let log = InMemoryLogHandler()
         let (pulse, arbiter, backend) = try RealServerTests.start(kind, log: log)
         /// What the backend said of volumes and the server (shown when an expectation fails).
-        func trail() -> String {
-            log.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
-        }
         var server = pulse
+        func trail() -> String {
+            (log.entries.map { "\($0.message) \($0.metadata)" } + [server.logs]).joined(separator: "\n")
+        }
         defer {
             backend.close()
             server.stop()
@@ -97,7 +97,13 @@ struct ServerRestartTests {
             backend.close()
             server.stop()
         }
-        func trail() -> String { log.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n") }
+        func trail() -> String {
+            let sinks = (try? server.pactl(["list", "sinks", "short"])) ?? "?"
+            let info =
+                (try? server.pactl(["info"]))?.split(separator: "\n").filter { $0.hasPrefix("Default Sink") }.map(String.init)
+                ?? []
+            return ([sinks] + info + log.entries.map { "\($0.message) \($0.metadata)" } + [server.logs]).joined(separator: "\n")
+        }
         #expect(arbiter.report(.outputVolume(0.4)) == nil)
         #expect(eventually { (try? pulse.pactl(["get-sink-volume", "speaker"]))?.contains(" 40%") == true })
         pulse.crash()
@@ -110,6 +116,27 @@ struct ServerRestartTests {
         #expect(arbiter.deviceStatus.outputVolume == 0.4, "\(trail())")
         try server.pactl(["set-sink-volume", "speaker", "70%"])
         #expect(eventually { abs(arbiter.deviceStatus.outputVolume - 0.7) < 0.01 }, "the user's volume: \(trail())")
+    }
+
+    @Test(
+        "HW7, RT13: told a default sink that is no sink (pipewire-pulse names none to a client that connected too early), the backend asks a new connection and follows the real one"
+    )
+    func placeholderDefaultSink() throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(.pipewire)
+        defer {
+            backend.close()
+            pulse.stop()
+        }
+        #expect(eventually { backend.state.withLock { $0.defaultSink } == "speaker" })
+        try pulse.pactl(["set-sink-volume", "speaker", "30%"])
+        #expect(eventually { abs(arbiter.deviceStatus.outputVolume - 0.3) < 0.01 })
+        // What the early connection is told, every second: the placeholder.
+        backend.queue.sync { backend.handle(.defaultSink("@DEFAULT_SINK@")) }
+        #expect(backend.state.withLock { $0.defaultSink } == "speaker", "the known default sink kept meanwhile")
+        #expect(eventually { backend.state.withLock { $0.askedDefaultSink } == "speaker" })
+        #expect(backend.state.withLock { $0.defaultSink } == "speaker", "the real default sink kept")
+        try pulse.pactl(["set-sink-volume", "speaker", "60%"])
+        #expect(eventually { abs(arbiter.deviceStatus.outputVolume - 0.6) < 0.01 }, "its volume still the output volume (HW7)")
     }
 
     @Test("MS3: the server not there at the start: the backend waits, and governs it when it appears")
