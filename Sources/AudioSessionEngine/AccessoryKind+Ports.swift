@@ -2,9 +2,11 @@ import AudioSessionModel
 
 extension AccessoryKind {
     /// The ports the accessory brings, all carrying its UID (SPEC §9.1).
-    func ports(uid: String) -> [DevicePort] {
+    func ports(uid: String, sampleRate: Double? = nil) -> [DevicePort] {
         func port(_ type: PortType, _ name: String, input: Bool) -> DevicePort {
-            DevicePort(port: Port(type: type, uid: uid, name: name), isInput: input)
+            var port = Port(type: type, uid: uid, name: name)
+            port.sampleRate = sampleRate  // HW1: the device's own rate, when it said
+            return DevicePort(port: port, isInput: input)
         }
         return switch kind {
         case .headphones: [port(.headphones, "Headphones", input: false)]

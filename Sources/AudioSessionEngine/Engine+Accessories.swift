@@ -6,7 +6,12 @@ extension Engine {
     static let maximumPorts = 64
 
     /// §9.1: plugs an accessory. A reserved or connected UID fails with -50 and changes nothing.
-    mutating func plug(_ kind: AccessoryKind, uid requested: String?, _ context: inout StepContext) throws(SessionError) {
+    mutating func plug(
+        _ kind: AccessoryKind, uid requested: String?, sampleRate: Double? = nil, _ context: inout StepContext
+    ) throws(SessionError) {
+        if let sampleRate, !(8000...192_000).contains(sampleRate) {
+            throw SessionError(.badParam, "HW1: an accessory's sample rate is 8000…192000 Hz, not \(sampleRate)")
+        }
         var counter = device.defaultUIDCounters[kind.name] ?? 0
         let uid: String
         if let requested {
@@ -20,7 +25,7 @@ extension Engine {
             repeat { counter += 1 } while device.isConnected("\(kind.name)-\(counter)")
             uid = "\(kind.name)-\(counter)"
         }
-        let ports = kind.ports(uid: uid)
+        let ports = kind.ports(uid: uid, sampleRate: sampleRate)
         guard device.ports.count + ports.count <= Self.maximumPorts else {
             throw SessionError(.badParam, "§9.1: the device cannot hold more than \(Self.maximumPorts) ports")
         }

@@ -31,8 +31,8 @@ extension Engine {
             try setOutputVolume(volume, &context)
         case .inputGain(let uid, let gain):
             try setDeviceInputGain(uid, gain)
-        case .plug(let kind, let uid):
-            try plug(kind, uid: uid, &context)
+        case .plug(let kind, let uid, let sampleRate):
+            try plug(kind, uid: uid, sampleRate: sampleRate, &context)
         case .unplug(let uid):
             try unplug(uid: uid, &context)
         case .wake:

@@ -73,14 +73,20 @@ enum HardwareConfiguration {
     private static func supportedRates(_ route: Route, _ profile: DeviceProfile) -> [Double]? {
         let ports = route.inputs + route.outputs
         guard let first = ports.first else { return nil }
-        var common = PortHardware.of(first.type, on: profile).sampleRates
+        var common = rates(of: first, profile)
         for port in ports.dropFirst() {
-            let rates = PortHardware.of(port.type, on: profile).sampleRates
-            common = common.filter(rates.contains)
+            let portRates = rates(of: port, profile)
+            common = common.filter(portRates.contains)
         }
         if !common.isEmpty { return common }
         let reference = route.outputs.first ?? first
-        return PortHardware.of(reference.type, on: profile).sampleRates
+        return rates(of: reference, profile)
+    }
+
+    /// A port's rates: the one its device runs at when the device said (a sound server's sink),
+    /// else its type's.
+    private static func rates(of port: Port, _ profile: DeviceProfile) -> [Double] {
+        port.sampleRate.map { [$0] } ?? PortHardware.of(port.type, on: profile).sampleRates
     }
 
     /// HW2: frames = the power of two nearest to duration × rate (ties: larger), clamped to

@@ -53,8 +53,10 @@ public enum SystemEvent: Hashable, Sendable {
     /// device itself (on a sound server: the source's volume), 0…1. No notification (HW6 has
     /// none); sessions read it as `inputGain`.
     case inputGain(uid: String, Double)
-    /// §9.1, RT11: an accessory is plugged in; without a UID it gets `<kind>-<n>`.
-    case plug(AccessoryKind, uid: String? = nil)
+    /// §9.1, RT11: an accessory is plugged in; without a UID it gets `<kind>-<n>`. With a
+    /// sample rate, its ports run at that one rate (a sound server's device), not at their type's
+    /// rates (HW1).
+    case plug(AccessoryKind, uid: String? = nil, sampleRate: Double? = nil)
     /// §9.1, RT11, I8: the accessory with this UID is unplugged.
     case unplug(uid: String)
     /// RT11: the device wakes from sleep.

@@ -71,6 +71,9 @@ public struct Port: Hashable, Sendable, CustomStringConvertible {
     /// RT12: the port's data sources (the built-in mic's, per profile), and the selected one.
     public var dataSources: [String]
     public var selectedDataSource: String?
+    /// HW1: the one rate the port's hardware runs at, when the device says (a sound server's
+    /// sink or source); nil: the rates of its type (§10's table).
+    public var sampleRate: Double?
 
     public init(type: PortType, uid: String, name: String, dataSources: [String] = []) {
         self.type = type

@@ -1,5 +1,5 @@
 /// SystemEvent's text syntax: a scenario's `system` step and the `audiosession system` command
-/// without the word `system` — `call begin`, `plug usb uid=dock`, `volume 0.5` (SCENARIOS.md).
+/// without the word `system` — `call begin`, `plug usb uid=dock rate=44100`, `volume 0.5` (SCENARIOS.md).
 extension SystemEvent {
     /// The verbs a system event starts with.
     package static let verbs = [
@@ -22,13 +22,25 @@ extension SystemEvent {
         let verb = try cursor.next(oneOf: verbs, "a system verb")
         switch verb.text {
         case "plug":
-            let kind = try cursor.next(oneOf: AccessoryKind.allCases.map(\.name), "an accessory kind")
-            guard let argument = cursor.peek else { return .plug(AccessoryKind(name: kind.text)!) }
-            _ = try cursor.next("")
-            guard argument.text.hasPrefix("uid="), Port.isValidUID(String(argument.text.dropFirst(4))) else {
-                throw cursor.error(expected: "uid=UID with UID of letters, digits and . _ : -", found: argument)
+            // `plug KIND [uid=UID] [rate=HZ]`, in that order.
+            let kind = AccessoryKind(name: try cursor.next(oneOf: AccessoryKind.allCases.map(\.name), "an accessory kind").text)!
+            var uid: String?
+            var sampleRate: Double?
+            if let argument = cursor.peek, argument.text.hasPrefix("uid=") {
+                _ = try cursor.next("")
+                guard Port.isValidUID(String(argument.text.dropFirst(4))) else {
+                    throw cursor.error(expected: "uid=UID with UID of letters, digits and . _ : -", found: argument)
+                }
+                uid = String(argument.text.dropFirst(4))
             }
-            return .plug(AccessoryKind(name: kind.text)!, uid: String(argument.text.dropFirst(4)))
+            if let argument = cursor.peek {
+                _ = try cursor.next("")
+                guard argument.text.hasPrefix("rate="), let rate = Double(argument.text.dropFirst(5)), rate.isFinite else {
+                    throw cursor.error(expected: uid == nil ? "uid=UID or rate=HZ" : "rate=HZ", found: argument)
+                }
+                sampleRate = rate
+            }
+            return .plug(kind, uid: uid, sampleRate: sampleRate)
         case "unplug":
             let uid = try cursor.next("a UID")
             guard Port.isValidUID(uid.text) else {

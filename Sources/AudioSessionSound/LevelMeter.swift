@@ -21,10 +21,11 @@ public final class LevelMeter: Sendable {
     ///   - source: the source's name, such as `speaker.monitor`.
     ///   - channels: 1 (the server downmixes, as it will) or the source's own count (the level is
     ///     then the mean over every channel's samples, with no downmix of the server's).
-    public init(server: String?, source: String, channels: Int = 1) throws(MediaError) {
+    ///   - sampleRate: the rate it listens at (the source's own spares the server a conversion).
+    public init(server: String?, source: String, channels: Int = 1, sampleRate: Int = 48_000) throws(MediaError) {
         let listener = Listener(
             input: try PulseInput(
-                server: server, app: nil, channels: channels, sampleRate: 48_000, bufferDuration: 0.01, device: source)
+                server: server, app: nil, channels: channels, sampleRate: sampleRate, bufferDuration: 0.01, device: source)
         )
         self.listener = listener
         // The thread holds the listener, not the meter: a meter let go stops listening.

@@ -17,19 +17,22 @@ package final class PulseOutput: @unchecked Sendable {
 
     /// - Parameters:
     ///   - bufferDuration: the session's IO buffer duration (HW2); the buffer is twice it, at least
-    ///     150 ms: fed by a 10 ms timer on a shared machine, a shorter one ran dry under load (gaps heard
-    ///     in a recording of it while two builds ran). A pause, a seek, a duck or a mute is not
-    ///     delayed by it (the stream is corked, flushed or set on the server at once).
+    ///     `minimumBuffer`. A pause, a seek, a duck or a mute is not delayed by it (the stream is
+    ///     corked, flushed or set on the server at once).
+    ///   - minimumBuffer: 150 ms for a stream fed by a 10 ms timer on a shared machine (a shorter one
+    ///     ran dry under load: gaps heard in a recording of it while two builds ran); less for
+    ///     AVAudioEngine's render thread on its absolute clock (EN9), whose sound starts that much
+    ///     later after `play()`.
     ///   - properties: more for the stream's proplist (`echoCancellation`).
     ///   - systemSound: SO6: the app's system sound, tagged `audiosession.system-sound` (not
     ///     `audiosession.app`): the daemon leaves it as it is, never ducked nor muted.
     package init(
         server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        properties: [String: String] = [:], systemSound: Bool = false
+        minimumBuffer: Double = 0.15, properties: [String: String] = [:], systemSound: Bool = false
     ) throws(MediaError) {
         self.channels = channels
         let frameBytes = UInt32(channels * MemoryLayout<Float>.size)
-        let target = UInt32(max(bufferDuration * 2, 0.15) * Double(sampleRate)) * frameBytes
+        let target = UInt32(max(bufferDuration * 2, minimumBuffer) * Double(sampleRate)) * frameBytes
         // The server asks for more every 5 ms (its default, a quarter of the buffer, handed room out in
         // bursts: a queue's callbacks came three at once, then none for 30 ms), and starts playing
         // once 10 ms are there (its default, the whole buffer, held a queue's first sound for a second).

@@ -13,12 +13,13 @@ package final class SampleOutput: @unchecked Sendable {
     package let channels: Int
 
     /// - Parameters:
+    ///   - minimumBuffer: the least a server's stream buffers (`PulseOutput`).
     ///   - echoCancelled: asks the server for echo cancellation (SO5's VoiceProcessingIO).
     ///   - systemSound: SO6: a system sound, left as it is by the daemon; on the simulated device
     ///     into `<app>.system-sound.<port>.wav`.
     package init(
         endpoint: AudioEndpoint, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        echoCancelled: Bool = false, systemSound: Bool = false
+        minimumBuffer: Double = 0.15, echoCancelled: Bool = false, systemSound: Bool = false
     ) throws(MediaError) {
         self.channels = channels
         switch endpoint {
@@ -26,7 +27,8 @@ package final class SampleOutput: @unchecked Sendable {
             kind = .server(
                 try PulseOutput(
                     server: server, app: app, role: role, channels: channels, sampleRate: sampleRate,
-                    bufferDuration: bufferDuration, properties: echoCancelled ? PulseOutput.echoCancellation : [:],
+                    bufferDuration: bufferDuration, minimumBuffer: minimumBuffer,
+                    properties: echoCancelled ? PulseOutput.echoCancellation : [:],
                     systemSound: systemSound))
         case .files(let directory):
             kind = .files(

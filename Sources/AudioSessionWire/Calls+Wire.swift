@@ -75,10 +75,11 @@ extension WireWriter {
         case .outputVolume(let volume):
             write(tag: SystemEventTag.outputVolume)
             write(volume)
-        case .plug(let kind, let uid):
+        case .plug(let kind, let uid, let sampleRate):
             write(tag: SystemEventTag.plug)
             write(kind)
             write(uid) { $0.write($1) }
+            write(sampleRate) { $0.write($1) }  // version 10
         case .unplug(let uid):
             write(tag: SystemEventTag.unplug)
             write(uid)
@@ -157,7 +158,9 @@ extension WireReader {
         case .outputVolume: return .outputVolume(try readDouble("output volume"))
         case .plug:
             let kind = try readCase("accessory kind", of: AccessoryKind.allCases)
-            return .plug(kind, uid: try readOptional("uid") { r throws(WireError) in try r.readString("uid") })
+            let uid = try readOptional("uid") { r throws(WireError) in try r.readString("uid") }
+            let sampleRate = try readOptional("sample rate") { r throws(WireError) in try r.readDouble("sample rate") }
+            return .plug(kind, uid: uid, sampleRate: sampleRate)
         case .unplug: return .unplug(uid: try readString("uid"))
         case .wake: return .wake
         case .outputChoice:

@@ -2,7 +2,7 @@ import AudioSessionModel
 
 /// The protocol version this build speaks; the handshake refuses any other (docs/protocol.md).
 public enum ProtocolVersion {
-    public static let current: UInt16 = 9
+    public static let current: UInt16 = 10
 }
 
 /// Who a connection is. Declared once, in the hello; the daemon checks it against the

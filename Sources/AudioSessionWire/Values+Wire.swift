@@ -20,6 +20,7 @@ extension WireWriter {
         write(value.name)
         write(value.dataSources) { $0.write($1) }
         write(value.selectedDataSource) { $0.write($1) }
+        write(value.sampleRate) { $0.write($1) }  // version 10
     }
 
     mutating func write(_ value: Route) {
@@ -110,6 +111,7 @@ extension WireReader {
         port.selectedDataSource = try readOptional("selected data source") { r throws(WireError) in
             try r.readString("selected data source")
         }
+        port.sampleRate = try readOptional("port sample rate") { r throws(WireError) in try r.readDouble("port sample rate") }
         return port
     }
 

@@ -277,13 +277,20 @@ public final class PulseBackend: AudioBackend {
     private func plug(_ kind: AccessoryKind, _ device: PulseDevice) {
         // Known as plugged before the apps hear of it (a route change may reach them first).
         state.withLock { $0.plugged[device.name] = kind }
-        if let error = arbiter.report(.plug(kind, uid: device.name)) {
+        if let error = arbiter.report(.plug(kind, uid: device.name, sampleRate: fixedRate(of: device))) {
             state.withLock { $0.plugged[device.name] = nil }
             logger.warning("cannot plug a server device", metadata: ["device": "\(device.name)", "error": "\(error)"])
             return
         }
         logger.info("plugged", metadata: ["device": "\(device.name)", "as": "\(kind)"])
         followOutputChoice()  // RT13 (a): the default may be it
+    }
+
+    /// HW1: the one rate a plugged device runs at, when it has one: a PipeWire node runs at the
+    /// rate it was made with; a PulseAudio sink changes its rate to its streams' when it is idle
+    /// (its default and alternate rates), so there the port type's rates stand (nil).
+    private func fixedRate(of device: PulseDevice) -> Double? {
+        state.withLock { $0.link.serverName?.contains("PipeWire") == true } ? device.sampleRate : nil
     }
 
     func unplug(_ name: String, because reason: String) {

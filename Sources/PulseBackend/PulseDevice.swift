@@ -20,12 +20,15 @@ public struct PulseDevice: Hashable, Sendable {
     public var volume: Double?
     /// Each channel's volume as the server has it (`PA_VOLUME_NORM` is 100%): its balance.
     public var channelVolumes: [UInt32] = []
+    /// The rate it runs at (its sample spec's), if known: a plugged accessory's ports run at it (HW1).
+    public var sampleRate: Double?
 
     public init(
         index: UInt32, name: String, description: String = "", isSink: Bool, properties: [String: String] = [:],
         activePortName: String? = nil, activePortType: UInt32 = 0, isAvailable: Bool = true, volume: Double? = nil,
-        channelVolumes: [UInt32] = []
+        channelVolumes: [UInt32] = [], sampleRate: Double? = nil
     ) {
+        self.sampleRate = sampleRate
         self.volume = volume
         self.channelVolumes = channelVolumes
         self.isAvailable = isAvailable

@@ -115,7 +115,7 @@ extension PulseServer {
         device(
             index: info.index, name: info.name, description: info.description, isSink: true, proplist: info.proplist,
             port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) },
-            volume: loudest(info.volume), channels: channels(info.volume))
+            volume: loudest(info.volume), channels: channels(info.volume), rate: info.sample_spec.rate)
     }
 
     /// Each channel's volume.
@@ -136,19 +136,19 @@ extension PulseServer {
         device(
             index: info.index, name: info.name, description: info.description, isSink: false, proplist: info.proplist,
             port: info.active_port.map { ($0.pointee.name, UInt32($0.pointee.type), $0.pointee.available) },
-            volume: loudest(info.volume), channels: channels(info.volume))
+            volume: loudest(info.volume), channels: channels(info.volume), rate: info.sample_spec.rate)
     }
 
     /// What sinks and sources share: names, properties, the active port (type, availability).
     static func device(
         index: UInt32, name: UnsafePointer<CChar>, description: UnsafePointer<CChar>?, isSink: Bool, proplist: OpaquePointer?,
-        port: (name: UnsafePointer<CChar>?, type: UInt32, available: Int32)?, volume: Double?, channels: [UInt32]
+        port: (name: UnsafePointer<CChar>?, type: UInt32, available: Int32)?, volume: Double?, channels: [UInt32], rate: UInt32
     ) -> PulseDevice {
         PulseDevice(
             index: index, name: String(cString: name), description: description.map { String(cString: $0) } ?? "",
             isSink: isSink, properties: properties(proplist), activePortName: port?.name.map { String(cString: $0) },
             activePortType: port?.type ?? 0, isAvailable: port.map { $0.available != 1 } ?? true, volume: volume,
-            channelVolumes: channels)
+            channelVolumes: channels, sampleRate: rate > 0 ? Double(rate) : nil)
     }
 
     /// The proplist keys the port mapping reads, and those of streams.

@@ -12,6 +12,8 @@ struct SystemEventTextTests {
             ("siri end", .systemSession(.siri, begin: false)),
             ("plug usb uid=dock", .plug(.usb, uid: "dock")),
             ("plug headphones", .plug(.headphones)),
+            ("plug usb uid=dac rate=44100", .plug(.usb, uid: "dac", sampleRate: 44100)),  // HW1: the device's own rate
+            ("plug usb rate=16000", .plug(.usb, sampleRate: 16000)),
             ("unplug headset-1", .unplug(uid: "headset-1")),
             ("silent on", .silentSwitch(on: true)),
             ("lock", .lock),
@@ -37,6 +39,9 @@ struct SystemEventTextTests {
             ("lock now", 6, "expected end of line, found 'now'"),
             ("", 1, "expected a system verb"),
             ("unplug bad/uid", 8, "expected a UID of letters, digits and . _ : -"),
+            ("plug usb rate=fast", 10, "expected uid=UID or rate=HZ, found 'rate=fast'"),
+            ("plug usb uid=dac 44100", 18, "expected rate=HZ, found '44100'"),
+            ("plug usb rate=44100 uid=dac", 21, "expected end of line, found 'uid=dac'"),
         ])
     func refuses(text: String, column: Int, message: String) {
         #expect {

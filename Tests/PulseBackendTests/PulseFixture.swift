@@ -147,13 +147,16 @@ final class PulseFixture: Sendable {
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Loads a null sink (or source) with device properties; returns the module index.
+    /// Loads a null sink (or source) with device properties (at `rate` Hz when given); returns the
+    /// module index.
     ///
     /// A plugged device becomes the default output, as module-switch-on-connect makes it on
     /// PulseAudio (HDMI excepted, its default blocklist). PipeWire's module of that name leaves
     /// null sinks alone, so there the fixture sets the default as the module would.
-    func load(sink name: String, _ properties: String) throws -> String {
-        let module = try pactl(["load-module", "module-null-sink", "sink_name=\(name)", "sink_properties=\(properties)"])
+    func load(sink name: String, _ properties: String, rate: Int? = nil) throws -> String {
+        let module = try pactl(
+            ["load-module", "module-null-sink", "sink_name=\(name)", "sink_properties=\(properties)"]
+                + (rate.map { ["rate=\($0)"] } ?? []))
         if kind == .pipewire, !properties.contains("form_factor=tv"),
             try pactl(["list", "short", "modules"]).contains("module-switch-on-connect")
         {
@@ -210,8 +213,8 @@ final class PulseFixture: Sendable {
     /// ahead by its default latency (2 s), and a stream joining it is not rewound, so its first
     /// two seconds would wait behind that silence. Resumed, the sink's clock restarts now at the
     /// recording's low latency (10 ms), which it keeps while the recording lasts.
-    func recordMonitor(of sink: String, channels: Int = 1) throws -> LevelMeter {
-        let recording = try LevelMeter(server: server, source: "\(sink).monitor", channels: channels)
+    func recordMonitor(of sink: String, channels: Int = 1, sampleRate: Int = 48_000) throws -> LevelMeter {
+        let recording = try LevelMeter(server: server, source: "\(sink).monitor", channels: channels, sampleRate: sampleRate)
         if kind == .pulseaudio {
             try pactl(["suspend-sink", sink, "1"])
             try pactl(["suspend-sink", sink, "0"])

@@ -77,6 +77,11 @@ extension AVAudioEngine {
         startMessenger()
     }
 
+    /// The least a sound server's stream of the engine buffers (twice the IO buffer if more): the
+    /// render thread fills it on its own clock (EN9), so `play()` is heard that much later — 150 ms,
+    /// as for the timer-fed players, made it 61 ms (`pulse-bench --engine`).
+    static let minimumOutputBuffer = 0.08
+
     /// The render thread with its streams: the output's and the capture's, as the graph uses them.
     private func makeLoop(output usesOutput: Bool, input usesInput: Bool) throws(MediaError) -> RenderLoop {
         let app = session.appID.rawValue
@@ -92,7 +97,8 @@ extension AVAudioEngine {
                 let made = try SampleOutput(
                     endpoint: endpoint, app: app, role: voiceProcessing ? "phone" : session.streamRole,
                     channels: Int(hardware.channelCount), sampleRate: Int(hardware.sampleRate),
-                    bufferDuration: session.ioBufferDuration, echoCancelled: voiceProcessing)
+                    bufferDuration: session.ioBufferDuration, minimumBuffer: Self.minimumOutputBuffer,
+                    echoCancelled: voiceProcessing)
                 if case .files = endpoint {
                     simulatedOutput?.output.close()
                     simulatedOutput = (made, (Int(hardware.channelCount), Int(hardware.sampleRate)))
