@@ -123,11 +123,17 @@ final class PulseFixture: Sendable {
         let output = FlappingServerTests.executable(name)
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("C/\(name).c").path
+        // Into a file of this process, then renamed over the program: the test command's other
+        // lane may be compiling or running the same program meanwhile.
+        let made = "\(output).\(getpid()).new"
         _ = try run(
-            "/usr/bin/cc", ["-Wall", "-Wextra", "-Werror", "-o", output, source] + flags, environment: ["PATH": "/usr/bin:/bin"])
+            "/usr/bin/cc", ["-Wall", "-Wextra", "-Werror", "-o", made, source] + flags, environment: ["PATH": "/usr/bin:/bin"])
         // Executable whatever the umask was while cc ran (an in-process socket test of another
         // suite may have narrowed it for a moment: the socket is born with its mode).
-        chmod(output, 0o755)
+        chmod(made, 0o755)
+        guard rename(made, output) == 0 else {
+            throw StartError(description: "cannot put \(name) in place: \(String(cString: strerror(errno)))")
+        }
         return output
     }
 
