@@ -49,6 +49,28 @@ package final class TimePitchKernel: RenderKernel, @unchecked Sendable {
             soundtouch_setChannels(handle, UInt32(channels))
             input = .allocate(capacity: chunk * channels)
             output = .allocate(capacity: max(capacity, chunk) * channels)
+            warmUp(frames: max(capacity, chunk))
+        }
+
+        /// EN9: SoundTouch grows its buffers as they fill and never shrinks them; here, on the
+        /// control side, they are grown to what a render cycle of `frames` can ask at the fastest
+        /// and slowest tempo (as `render` pulls: chunks until `frames` are there), then emptied — so
+        /// the render thread does not allocate in them.
+        private func warmUp(frames: Int) {
+            input.update(repeating: 0, count: chunk * channels)
+            for tempo: Float in [32, 1.0 / 32] {
+                soundtouch_setTempo(handle, tempo)
+                for _ in 0..<3 {
+                    var pulls = 0
+                    while Int(soundtouch_numSamples(handle)) < frames, pulls < 256 {
+                        _ = soundtouch_putSamples(handle, input, UInt32(chunk))
+                        pulls += 1
+                    }
+                    _ = soundtouch_receiveSamples(handle, output, UInt32(frames))
+                }
+            }
+            soundtouch_clear(handle)
+            soundtouch_setTempo(handle, 1)
         }
 
         deinit {
