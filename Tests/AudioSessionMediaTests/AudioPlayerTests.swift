@@ -1,6 +1,7 @@
 import AudioSession
 import AudioSessionMedia
 import Foundation
+import Synchronization
 import Testing
 
 /// The player on the simulated device: it renders what it plays, times the session's gain, to
@@ -71,6 +72,32 @@ struct AudioPlayerTests {
         let rendered = try fixture.rendered("music", port: "built-in-speaker")
         #expect(abs(Double(rendered.frames) / 48_000 - pausedAt) < 1.5)
         #expect(rendered.frames > Int(pausedAt * 48_000))
+    }
+
+    @Test(
+        "I1: an app's interruption handler added before the player was made finds it paused already (the player is a sound object: it hears first)"
+    )
+    func pausedBeforeTheAppHears() throws {
+        let fixture = try MediaFixture()
+        defer { fixture.remove() }
+        let music = fixture.session("music")
+        try music.setCategory(.playback)
+        let seen = Mutex<[Bool]>([])  // isPlaying, read in the app's handler at each interruption
+        let box = Mutex<AudioPlayer?>(nil)
+        let token = music.addNotificationHandler { notification in
+            guard case .interruptionBegan = notification, let player = box.withLock({ $0 }) else { return }
+            let playing = player.isPlaying
+            seen.withLock { $0.append(playing) }
+        }
+        defer { music.removeNotificationHandler(token) }
+        let player = try AudioPlayer(contentsOf: fixture.tone(seconds: 3), session: music, endpoint: fixture.endpoint)
+        box.withLock { $0 = player }
+        try player.play()
+        fixture.system(.systemSession(.call, begin: true))
+        #expect(eventually { !seen.withLock { $0 }.isEmpty })
+        #expect(seen.withLock { $0 } == [false], "isPlaying in the app's handler: \(seen.withLock { $0 })")
+        fixture.system(.systemSession(.call, begin: false))
+        player.stop()
     }
 
     @Test func pausesWhenTheHeadphonesGoUnlessToldNotTo() throws {  // RT11
