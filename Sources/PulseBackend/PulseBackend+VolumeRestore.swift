@@ -9,10 +9,10 @@ import Dispatch
 /// A device that appears within `Restoring.window` of the connection is restored until the
 /// server reports the kept volume for it (the write confirmed), for at most `Restoring.window`
 /// after its own first report: a device that appears later is the server's new one, its volume
-/// the user's. (Counted from the connection alone, a speaker WirePlumber made 6 s late on a
-/// loaded machine had little time left to be written, asked and confirmed: ServerRestartTests.) A write the server drops or undoes without saying so
-/// is noticed: the device is asked again `recheck` after each restoring write, and written again
-/// while it is not confirmed. (Before: every device for 3 s after the connection — on a loaded
+/// the user's (counted from the connection alone, a device made late on a loaded machine had
+/// little time left to be written, asked and confirmed). A write the server drops or undoes
+/// without saying so is noticed: the device is asked again `recheck` after each restoring write,
+/// and written again while it is not confirmed. (Before: every device for 3 s after the connection — on a loaded
 /// machine PipeWire's sink appeared later and kept its 100 %: ServerRestartTests.)
 extension PulseBackend {
     struct Restoring {
