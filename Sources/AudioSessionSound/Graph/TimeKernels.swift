@@ -61,16 +61,23 @@ package final class TimePitchKernel: RenderKernel, @unchecked Sendable {
             for tempo: Float in [32, 1.0 / 32] {
                 soundtouch_setTempo(handle, tempo)
                 for _ in 0..<3 {
-                    var pulls = 0
-                    while Int(soundtouch_numSamples(handle)) < frames, pulls < 256 {
-                        _ = soundtouch_putSamples(handle, input, UInt32(chunk))
-                        pulls += 1
-                    }
+                    fill(frames) {}  // silence
                     _ = soundtouch_receiveSamples(handle, output, UInt32(frames))
                 }
             }
             soundtouch_clear(handle)
             soundtouch_setTempo(handle, 1)
+        }
+
+        /// Puts chunks of `input`, each made by `make`, until `frames` can be received (at most
+        /// 256 chunks a cycle): what a render cycle and the warm-up both do.
+        func fill(_ frames: Int, _ make: () -> Void) {
+            var pulls = 0
+            while Int(soundtouch_numSamples(handle)) < frames, pulls < 256 {
+                make()
+                _ = soundtouch_putSamples(handle, input, UInt32(chunk))
+                pulls += 1
+            }
         }
 
         deinit {
@@ -97,16 +104,13 @@ package final class TimePitchKernel: RenderKernel, @unchecked Sendable {
             stretcher.applied = wanted
         }
         let channels = stretcher.channels
-        var pulls = 0
-        while Int(soundtouch_numSamples(stretcher.handle)) < frames, pulls < 256 {
+        stretcher.fill(frames) {
             let block = link.fetch(stretcher.chunk, context)
             for frame in 0..<stretcher.chunk {
                 for channel in 0..<channels {
                     stretcher.input[frame * channels + channel] = block.channel(min(channel, block.channels - 1))[frame]
                 }
             }
-            _ = soundtouch_putSamples(stretcher.handle, stretcher.input, UInt32(stretcher.chunk))
-            pulls += 1
         }
         let got = Int(soundtouch_receiveSamples(stretcher.handle, stretcher.output, UInt32(frames)))
         for channel in 0..<out.channels {
