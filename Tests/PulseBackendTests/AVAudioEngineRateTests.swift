@@ -20,15 +20,7 @@ struct AVAudioEngineRateTests {
     func realSinkRate(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try RealServerTests.start(kind)
         defer { backend.close(); pulse.stop() }
-        let session = AVAudioSession(
-            wrapping: AudioSession(appID: "engine", capabilities: .backgroundAudio, transport: .inProcess(arbiter)))
-        try session.setCategory(.playback)
-        let engine = AVAudioEngine(session: session, endpoint: .soundServer(pulse.server))
-        let player = AVAudioPlayerNode()
-        let buffer = AVAudioEngineServerTests.tone(seconds: 1, amplitude: 0.5)
-        engine.attach(player)
-        engine.connect(player, to: engine.mainMixerNode, format: buffer.format)
-        player.scheduleBuffer(buffer, at: nil, options: .loops)
+        let (session, engine, player) = try AVAudioEngineServerTests.loopingTone(arbiter, pulse)
         let changes = Mutex<[Bool]>([])  // each posting: on the main thread?
         let observer = NotificationCenter.default.addObserver(
             forName: .AVAudioEngineConfigurationChange, object: engine, queue: nil

@@ -25,6 +25,25 @@ struct AVAudioEngineServerTests {
         return buffer
     }
 
+    /// A playback session "engine" and its engine: a player node looping `tone` at half scale
+    /// into the main mixer, scheduled, not started.
+    static func loopingTone(
+        _ arbiter: Arbiter, _ pulse: PulseFixture
+    ) throws -> (
+        AVAudioSession, AVAudioEngine, AVAudioPlayerNode
+    ) {
+        let session = AVAudioSession(
+            wrapping: AudioSession(appID: "engine", capabilities: .backgroundAudio, transport: .inProcess(arbiter)))
+        try session.setCategory(.playback)
+        let engine = AVAudioEngine(session: session, endpoint: .soundServer(pulse.server))
+        let player = AVAudioPlayerNode()
+        let buffer = tone(seconds: 1, amplitude: 0.5)
+        engine.attach(player)
+        engine.connect(player, to: engine.mainMixerNode, format: buffer.format)
+        player.scheduleBuffer(buffer, at: nil, options: .loops)
+        return (session, engine, player)
+    }
+
     @Test(
         "EN4, EN5, EN6: a looping player node heard at its level on the monitor; ducked (D1); a call stops the engine (silent, start() throws !pri); after it start() plays on; stop() leaves no stream",
         arguments: ServerKind.allCases)
@@ -33,15 +52,7 @@ struct AVAudioEngineServerTests {
         defer { backend.close(); pulse.stop() }
         let monitor = try pulse.recordMonitor(of: "speaker", channels: 2)
         defer { monitor.stop() }
-        let music = AVAudioSession(
-            wrapping: AudioSession(appID: "engine", capabilities: .backgroundAudio, transport: .inProcess(arbiter)))
-        try music.setCategory(.playback)
-        let engine = AVAudioEngine(session: music, endpoint: .soundServer(pulse.server))
-        let player = AVAudioPlayerNode()
-        let buffer = Self.tone(seconds: 1, amplitude: 0.5)
-        engine.attach(player)
-        engine.connect(player, to: engine.mainMixerNode, format: buffer.format)
-        player.scheduleBuffer(buffer, at: nil, options: .loops)
+        let (music, engine, player) = try Self.loopingTone(arbiter, pulse)
         try engine.start()
         player.play()
         #expect(eventually { (try? pulse.ownStream(of: "engine")) != nil }, "\(kind): its stream carries the app")
