@@ -308,7 +308,7 @@ let package = Package(
         .testTarget(
             name: "AudioSessionMediaTests",
             dependencies: [
-                "AudioSessionMedia", "AudioSession", "AudioSessionRuntime", "AVFAudio",
+                "AudioSessionMedia", "AudioSession", "AudioSessionRuntime", "AudioSessionSound", "AVFAudio",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

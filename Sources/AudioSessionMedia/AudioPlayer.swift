@@ -62,13 +62,20 @@ public final class AudioPlayer: @unchecked Sendable {
     public let fileFormat: Int32
 
     private let ticker = Ticker(label: "audiosession.player")
+    /// SO2's cost: how often the player feeds a sound server's stream (each tick's wake-ups — the
+    /// timer's, the queue's, the client library's — cost more than its samples did at 10 ms: 13 ms
+    /// of CPU per second of audio then, 6 at 40 ms), and what that stream buffers: a tick may come
+    /// 140 ms late before the server runs dry, as at 10 ms with 150 ms. A pause, a seek or the
+    /// daemon's duck is not delayed by it (the stream is corked, flushed or set at once); the
+    /// player's own volume, pan and rate are heard after what is buffered.
+    static let serverTick = DispatchTimeInterval.milliseconds(40)
+    static let serverBuffer = 0.18
     private let events = DispatchQueue(label: "audiosession.player.events")
     private var queue: DispatchQueue { ticker.queue }
     // The rest is the queue's.
     private var output: SampleOutput?
     private var source: PlaybackSource
     private var playing = false
-    private var draining = false
     private var interruptedWhilePlaying = false
     private var lostWhilePlaying = false
     private var forwarder: NotificationForwarder?
@@ -213,7 +220,7 @@ public final class AudioPlayer: @unchecked Sendable {
             throw error
         }
         playing = true
-        draining = false
+        ticker.period = output?.isSimulated == false ? Self.serverTick : Ticker.interval
         ticker.start { [weak self] in self?.tick() }
         tell(event)
     }
@@ -222,7 +229,7 @@ public final class AudioPlayer: @unchecked Sendable {
         if let output { return output }
         let opened = try SampleOutput(
             endpoint: endpoint, app: session.appID.rawValue, role: session.streamRole, channels: channels,
-            sampleRate: sampleRate, bufferDuration: session.ioBufferDuration)
+            sampleRate: sampleRate, bufferDuration: session.ioBufferDuration, minimumBuffer: Self.serverBuffer)
         output = opened
         return opened
     }
@@ -260,7 +267,10 @@ public final class AudioPlayer: @unchecked Sendable {
         // (The end is the source's to say: the server's writable size grows while it plays.)
         let samples = source.next(output.writableFrames)
         do { try output.write(samples, gain: gain, port: port) } catch { tell(.failed(error.description)) }
-        if source.isAtEnd { finishWhenPlayed(output.bufferedSeconds) }
+        if source.isAtEnd {
+            ticker.period = Ticker.interval  // the end is heard within 10 ms of its time
+            finishWhenPlayed(output.bufferedSeconds)
+        }
     }
 
     /// At the end of the sound (or where it could not be decoded on): finished once what is

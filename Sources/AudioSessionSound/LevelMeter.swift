@@ -94,17 +94,18 @@ private final class Listener: Sendable {
         var heardAt: UInt64?
     }
 
-    package let input: PulseInput
+    /// The record stream, let go when stopped.
+    private let input: Mutex<PulseInput?>
     package let window = Mutex(Window())
     package let watch = Mutex<Watch?>(nil)
     private let running = Atomic<Bool>(true)
     private let done = DispatchSemaphore(value: 0)
 
-    package init(input: PulseInput) { self.input = input }
+    package init(input: PulseInput) { self.input = Mutex(input) }
 
     package func run() {
         while running.load(ordering: .acquiring) {
-            let samples = input.read()
+            let samples = input.withLock { $0?.read() ?? [] }
             window.withLock { window in
                 guard window.open else { return }
                 window.sumOfSquares += sumOfSquares(samples)
@@ -123,9 +124,12 @@ private final class Listener: Sendable {
         done.signal()
     }
 
+    /// Stops the thread and closes the record stream (one left connected, unread, kept the
+    /// monitor's sink at 10 ms: every stream on it was woken as often, paplay's CPU 5× its own).
     package func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         done.wait()
+        input.withLock { $0 = nil }
     }
 }
 

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What a player plays, a piece at a time (SO2): a sound file decoded as it goes, looped,
 /// played at a rate (linear interpolation between the file's frames), at a volume that may fade,
 /// panned, and metered — the one playback path `AudioPlayer` (and through it AVAudioPlayer)
@@ -60,12 +56,25 @@ package struct PlaybackSource {
     /// The volume a fade is heading for (or the volume).
     package var targetVolume: Float { fade?.target ?? volume }
 
-    /// Up to `count` output frames; fewer only at the end (no loop left).
+    /// Up to `count` output frames; fewer only at the end (no loop left). Block by block (SO2's
+    /// cost): at the file's own pace whole runs of frames are copied as decoded; at another rate
+    /// each output frame is interpolated between two of the file's.
     package mutating func next(_ count: Int) -> [Float] {
         var out: [Float] = []
         out.reserveCapacity(count * channels)
         var produced = 0
         while produced < count {
+            if rate == 1 {
+                guard fill(1) else {
+                    isAtEnd = true
+                    break
+                }
+                let frames = min(count - produced, pendingFrames)
+                out += pending[pendingStart..<pendingStart + frames * channels]
+                pendingStart += frames * channels
+                produced += frames
+                continue
+            }
             guard fill(2) else {
                 isAtEnd = true
                 // The end: the last frame alone, if one is left.
@@ -76,20 +85,33 @@ package struct PlaybackSource {
                 }
                 break
             }
-            let base = pendingStart
-            for channel in 0..<channels {
-                let a = pending[base + channel]
-                let b = pending[base + channels + channel]
-                out.append(rate == 1 ? a : a + (b - a) * Float(fraction))
-            }
-            produced += 1
-            fraction += rate
-            let whole = Int(fraction)
-            fraction -= Double(whole)
-            pendingStart += whole * channels
+            produced += interpolate(into: &out, upTo: count - produced)
         }
         shape(&out)
         return out
+    }
+
+    /// Output frames at `rate` between the pending frames, as many as two pending frames allow
+    /// (at most `limit`); how many.
+    private mutating func interpolate(into out: inout [Float], upTo limit: Int) -> Int {
+        let (channels, rate) = (self.channels, self.rate)
+        var (start, fraction, made) = (pendingStart, self.fraction, 0)
+        pending.withUnsafeBufferPointer { frames in
+            while made < limit, start + 2 * channels <= frames.count {
+                let weight = Float(fraction)
+                for channel in 0..<channels {
+                    let a = frames[start + channel]
+                    out.append(a + (frames[start + channels + channel] - a) * weight)
+                }
+                made += 1
+                fraction += rate
+                let whole = Int(fraction)
+                fraction -= Double(whole)
+                start += whole * channels
+            }
+        }
+        (pendingStart, self.fraction) = (start, fraction)
+        return made
     }
 
     /// Frames left to consume.
@@ -102,7 +124,7 @@ package struct PlaybackSource {
                 pending.removeFirst(pendingStart)
                 pendingStart = 0
             }
-            let more = reader.read(max(1_024, Int(Double(frames) * rate) + 2))
+            let more = reader.read(max(Self.readFrames, Int(Double(frames) * rate) + 2))
             if more.isEmpty {
                 if reader.position < reader.frames, decodeError == nil {
                     decodeError = "\(reader.path) ends at frame \(reader.position) of the \(reader.frames) its header says"
@@ -117,65 +139,47 @@ package struct PlaybackSource {
         return true
     }
 
-    /// Volume (with its fade) and pan, then the meters.
+    /// Frames decoded at a time (about 90 ms at 44.1 kHz: a few decoder calls per tick).
+    private static let readFrames = 4_096
+
+    /// Volume (with its fade) and pan, then the meters. A steady volume without pan is one
+    /// multiplication per sample (none at 1); a fade or a pan goes frame by frame.
     private mutating func shape(_ samples: inout [Float]) {
-        let frames = samples.count / max(channels, 1)
         let stereoPan = channels == 2 && pan != 0
-        let left = pan > 0 ? 1 - pan : 1
-        let right = pan < 0 ? 1 + pan : 1
-        for frame in 0..<frames {
-            if let (target, step) = fade {
-                volume += step
-                if (step >= 0 && volume >= target) || (step < 0 && volume <= target) {
-                    volume = target
-                    fade = nil
+        if fade == nil, !stereoPan {
+            if volume != 1 {
+                let gain = volume
+                samples.withUnsafeMutableBufferPointer { buffer in
+                    for index in buffer.indices { buffer[index] *= gain }
                 }
             }
-            for channel in 0..<channels {
-                let index = frame * channels + channel
-                var gain = volume
-                if stereoPan { gain *= channel == 0 ? left : right }
-                samples[index] *= gain
+            meter.add(samples)
+            return
+        }
+        let channels = self.channels
+        let left: Float = stereoPan && pan > 0 ? 1 - pan : 1
+        let right: Float = stereoPan && pan < 0 ? 1 + pan : 1
+        var (volume, fade) = (self.volume, self.fade)
+        samples.withUnsafeMutableBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                if let (target, step) = fade {
+                    volume += step
+                    if (step >= 0 && volume >= target) || (step < 0 && volume <= target) {
+                        volume = target
+                        fade = nil
+                    }
+                }
+                for channel in 0..<channels {
+                    buffer[index + channel] *= channels == 2 ? volume * (channel == 0 ? left : right) : volume
+                }
+                index += channels
             }
         }
+        (self.volume, self.fade) = (volume, fade)
         meter.add(samples)
     }
 
     /// Per channel, the average and peak power in dBFS since the last call (−160: silence).
     package mutating func takeLevels() -> [(average: Double, peak: Double)] { meter.take() }
-}
-
-/// Metering as AVAudioPlayer and AVAudioRecorder report it: per channel, the average and peak
-/// power of the samples since the last `take()`, in dBFS as the monitor is measured (LevelMeter:
-/// a full-scale sine is 0 dBFS), −160 for silence.
-package struct PowerMeter {
-    package let channels: Int
-    private var sums: [Double]
-    private var peaks: [Float]
-    private var frames = 0
-
-    package init(channels: Int) {
-        self.channels = max(1, channels)
-        sums = Array(repeating: 0, count: self.channels)
-        peaks = Array(repeating: 0, count: self.channels)
-    }
-
-    /// Interleaved samples.
-    package mutating func add(_ samples: [Float]) {
-        for (index, value) in samples.enumerated() {
-            let channel = index % channels
-            sums[channel] += Double(value * value)
-            peaks[channel] = max(peaks[channel], abs(value))
-        }
-        frames += samples.count / channels
-    }
-
-    package mutating func take() -> [(average: Double, peak: Double)] {
-        defer { self = PowerMeter(channels: channels) }
-        return (0..<channels).map { channel in
-            guard frames > 0, peaks[channel] > 0 else { return (-160, -160) }
-            let average = LevelMeter.dBFS(meanSquare: sums[channel] / Double(frames))
-            return (max(-160, average), max(-160, 20 * log10(Double(peaks[channel]))))
-        }
-    }
 }

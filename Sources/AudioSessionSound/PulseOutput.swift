@@ -20,7 +20,8 @@ package final class PulseOutput: @unchecked Sendable {
     ///     `minimumBuffer`. A pause, a seek, a duck or a mute is not delayed by it (the stream is
     ///     corked, flushed or set on the server at once).
     ///   - minimumBuffer: 150 ms for a stream fed by a 10 ms timer on a shared machine (a shorter one
-    ///     ran dry under load: gaps heard in a recording of it while two builds ran); less for
+    ///     ran dry under load: gaps heard in a recording of it while two builds ran); 180 ms for
+    ///     `AudioPlayer`'s, fed every 40 ms (the same 140 ms for a late tick); less for
     ///     AVAudioEngine's render thread on its absolute clock (EN9), whose sound starts that much
     ///     later after `play()`.
     ///   - properties: more for the stream's proplist (`echoCancellation`).

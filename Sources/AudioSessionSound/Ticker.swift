@@ -5,8 +5,11 @@ import Dispatch
 package final class Ticker: @unchecked Sendable {
     package static let interval = DispatchTimeInterval.milliseconds(10)
     package let queue: DispatchQueue
-    /// How often it ticks (10 ms; an I/O unit's: its IO buffer duration).
-    package var period = Ticker.interval
+    /// How often it ticks (10 ms; an I/O unit's: its IO buffer duration; a player's on a sound
+    /// server: `AudioPlayer`'s). Set while running (on the queue), the next tick is a period away.
+    package var period = Ticker.interval {
+        didSet { timer?.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(2)) }
+    }
     private var timer: (any DispatchSourceTimer)?
 
     package init(label: String) { queue = DispatchQueue(label: label, qos: .userInteractive) }
