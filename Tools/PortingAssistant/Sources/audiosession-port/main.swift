@@ -82,13 +82,19 @@ struct Port: ParsableCommand {
             if left > 0 { filesLeft.append(file) }
             fixedFiles.append((file, report.fixedSource))
         }
+        let found =
+            noBuild
+            ? nil
+            : FixedSourcesBuild.Modules.find(
+                explicit: modules, from: FileManager.default.currentDirectoryPath, tool: "/proc/self/exe")
+        // Which build the files are checked against: the app's own package's, once it built this
+        // one's modules (even if its own code failed), else this checkout's (issue 58).
+        if let found { print("audiosession port: type-checking against \(found.swiftModules)") }
         let built: FixedSourcesBuild.Outcome =
             noBuild
             ? .notBuilt("--no-build")
             : FixedSourcesBuild.check(
-                fixedFiles,
-                modules: .find(
-                    explicit: modules, from: FileManager.default.currentDirectoryPath, tool: "/proc/self/exe"),
+                fixedFiles, modules: found,
                 missing: modules.map { "\($0) holds no built AVFAudio module (Modules/AVFAudio.swiftmodule)" })
         if case .fails(let errors) = built { for error in errors { print(error) } }
         print(
