@@ -136,6 +136,9 @@ public final class AudioPlayer: @unchecked Sendable {
             queue.sync {
                 source.seek(to: Int((max(0, newValue) * Double(sampleRate)).rounded()))
                 output?.flush()
+                // The flushed stream is filled again as soon as the server asks (a few ms), not a
+                // server tick (40 ms) later: no longer a gap after a seek than at 10 ms ticks.
+                if playing { ticker.nudge(after: .milliseconds(5)) }
             }
         }
     }

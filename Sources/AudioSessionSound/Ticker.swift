@@ -25,6 +25,12 @@ package final class Ticker: @unchecked Sendable {
         self.timer = timer
     }
 
+    /// On the queue, while running: the next tick comes after `delay`, then one every period (a
+    /// stream just flushed is filled again without waiting a whole period).
+    package func nudge(after delay: DispatchTimeInterval) {
+        timer?.schedule(deadline: .now() + delay, repeating: period, leeway: .milliseconds(1))
+    }
+
     /// On the queue.
     package func stop() {
         dispatchPrecondition(condition: .onQueue(queue))
