@@ -61,21 +61,15 @@ public final class AudioPlayer: @unchecked Sendable {
     /// libsndfile's format code of the file (major format | subtype).
     public let fileFormat: Int32
 
-    private let ticker = Ticker(label: "audiosession.player")
-    /// SO2's cost: how often the player feeds a sound server's stream (each tick's wake-ups — the
-    /// timer's, the queue's, the client library's — cost more than its samples did at 10 ms: 13 ms
-    /// of CPU per second of audio then, 6 at 40 ms), and what that stream buffers: a tick may come
-    /// 140 ms late before the server runs dry, as at 10 ms with 150 ms. A pause, a seek or the
-    /// daemon's duck is not delayed by it (the stream is corked, flushed or set at once); the
-    /// player's own volume, pan and rate are heard after what is buffered.
-    static let serverTick = DispatchTimeInterval.milliseconds(40)
-    static let serverBuffer = 0.18
+    let ticker = Ticker(label: "audiosession.player")
     private let events = DispatchQueue(label: "audiosession.player.events")
-    private var queue: DispatchQueue { ticker.queue }
+    var queue: DispatchQueue { ticker.queue }
     // The rest is the queue's.
-    private var output: SampleOutput?
-    private var source: PlaybackSource
-    private var playing = false
+    var output: SampleOutput?
+    var source: PlaybackSource
+    /// On a sound server: what was written ahead of what is heard (AudioPlayer+WriteAhead).
+    var ahead: WriteAhead?
+    var playing = false
     private var interruptedWhilePlaying = false
     private var lostWhilePlaying = false
     private var forwarder: NotificationForwarder?
@@ -131,15 +125,10 @@ public final class AudioPlayer: @unchecked Sendable {
     /// Seconds into the sound; set, playing goes on from there (what is already buffered on the
     /// sound server is dropped, so the new position is what is heard next).
     public var currentTime: Double {
-        get { queue.sync { source.position / Double(sampleRate) } }
+        get { queue.sync { heardPosition / Double(sampleRate) } }
         set {
-            queue.sync {
-                source.seek(to: Int((max(0, newValue) * Double(sampleRate)).rounded()))
-                output?.flush()
-                // The flushed stream is filled again as soon as the server asks (a few ms), not a
-                // server tick (40 ms) later: no longer a gap after a seek than at 10 ms ticks.
-                if playing { ticker.nudge(after: .milliseconds(5)) }
-            }
+            let frame = Int((max(0, newValue) * Double(sampleRate)).rounded())
+            queue.sync { change { $0.seek(to: frame) } }
         }
     }
 
@@ -148,19 +137,19 @@ public final class AudioPlayer: @unchecked Sendable {
     /// Times to play it again after the first (−1: until stopped).
     public var numberOfLoops: Int {
         get { queue.sync { source.loopsLeft } }
-        set { queue.sync { source.loopsLeft = max(-1, newValue) } }
+        set { queue.sync { change { $0.loopsLeft = max(-1, newValue) } } }
     }
 
     /// Playback rate, 0.5…2 (1: the file's own pace; the pitch follows, as a tape's would).
     public var rate: Double {
         get { queue.sync { source.rate } }
-        set { queue.sync { source.rate = min(2, max(0.5, newValue)) } }
+        set { queue.sync { change { $0.rate = min(2, max(0.5, newValue)) } } }
     }
 
     /// −1 (left) … 1 (right): the balance of a stereo sound (a mono one plays as it is).
     public var pan: Float {
         get { queue.sync { source.pan } }
-        set { queue.sync { source.pan = min(1, max(-1, newValue)) } }
+        set { queue.sync { change { $0.pan = min(1, max(-1, newValue)) } } }
     }
 
     /// Fades the player's volume to `volume` over `seconds` of playback (0: at once).
@@ -168,13 +157,14 @@ public final class AudioPlayer: @unchecked Sendable {
         let target = min(1, max(0, volume))
         queue.sync {
             options.volume = target
-            source.setVolume(target, over: Int(max(0, seconds) * Double(sampleRate)))
+            let frames = Int(max(0, seconds) * Double(sampleRate))
+            change { $0.setVolume(target, over: frames) }
         }
     }
 
     /// Per channel, the average and peak power of what it played since the last call, in dBFS
     /// (a full-scale sine is 0; −160 for silence).
-    public func takeLevels() -> [(average: Double, peak: Double)] { queue.sync { source.takeLevels() } }
+    public func takeLevels() -> [(average: Double, peak: Double)] { queue.sync { levels() } }
 
     /// Opens its output (the sound server's stream, paused) so that `play()` starts at once.
     public func prepare() throws(MediaError) {
@@ -205,8 +195,8 @@ public final class AudioPlayer: @unchecked Sendable {
     public func stop(rewinding: Bool = true) {
         queue.sync {
             halt(nil)
+            closeOutput()  // the source back at the frame heard (AudioPlayer+WriteAhead)
             if rewinding { source.seek(to: 0) }
-            closeOutput()
         }
     }
 
@@ -214,7 +204,7 @@ public final class AudioPlayer: @unchecked Sendable {
 
     private func start(event: Event) throws {
         guard !playing else { return }
-        if source.position >= Double(frames) { source.seek(to: 0) }
+        if heardPosition >= Double(frames) { change { $0.seek(to: 0) } }
         try session.reportOutputRunning(true)  // IO1
         do {
             try openOutput().cork(false)
@@ -223,7 +213,7 @@ public final class AudioPlayer: @unchecked Sendable {
             throw error
         }
         playing = true
-        ticker.period = output?.isSimulated == false ? Self.serverTick : Ticker.interval
+        ticker.period = ahead != nil ? Self.serverTick : Ticker.interval
         ticker.start { [weak self] in self?.tick() }
         tell(event)
     }
@@ -232,8 +222,10 @@ public final class AudioPlayer: @unchecked Sendable {
         if let output { return output }
         let opened = try SampleOutput(
             endpoint: endpoint, app: session.appID.rawValue, role: session.streamRole, channels: channels,
-            sampleRate: sampleRate, bufferDuration: session.ioBufferDuration, minimumBuffer: Self.serverBuffer)
+            sampleRate: sampleRate, bufferDuration: session.ioBufferDuration, minimumBuffer: Self.serverBuffer,
+            request: Self.serverRequest, timed: true)
         output = opened
+        if !opened.isSimulated { writeAhead() }
         return opened
     }
 
@@ -248,6 +240,7 @@ public final class AudioPlayer: @unchecked Sendable {
     }
 
     private func closeOutput() {
+        settle()
         output?.close()
         output = nil
     }
@@ -259,6 +252,7 @@ public final class AudioPlayer: @unchecked Sendable {
 
     private func tick() {
         guard playing, let output else { return }
+        guard ahead == nil else { return tickAhead() }
         var (gain, port): (Float, String?) = (1, nil)
         if output.isSimulated {
             // The simulated device's files take the session's gain and route from here; I1, A5, IO3:
@@ -278,10 +272,15 @@ public final class AudioPlayer: @unchecked Sendable {
     }
 
     /// At the end of the sound (or where it could not be decoded on): finished once what is
-    /// buffered has played.
-    private func finishWhenPlayed(_ buffered: Double) {
+    /// buffered has played (a server's stream is closed then: a new one for the next play()).
+    func finishWhenPlayed(_ buffered: Double) {
         guard buffered < 0.005 else { return }
         halt(nil)
+        if ahead != nil {  // the source is at the end heard: nothing to settle
+            ahead = nil
+            source.metering = true
+            closeOutput()
+        }
         if let error = source.decodeError {
             tell(.decodeError(error))
             return

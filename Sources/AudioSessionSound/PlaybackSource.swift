@@ -20,6 +20,8 @@ package struct PlaybackSource {
     private var fraction = 0.0
     /// What it played since the last `takeLevels()`.
     private var meter: PowerMeter
+    /// Off: `next` does not meter (its caller meters what is heard, not what is written ahead).
+    package var metering = true
     /// The file ended where its header said it would not (a file truncated while it plays).
     package private(set) var decodeError: String?
     /// Everything was played (no loop left): what `next` returns is the last of it.
@@ -33,6 +35,28 @@ package struct PlaybackSource {
     /// The frame of the file the next output frame comes from.
     package var position: Double {
         Double(reader.position - (pending.count / channels - pendingStart / channels)) + fraction
+    }
+
+    /// Where it is, to come back to (`restore`): the state and the file's position (SO2: a player
+    /// that wrote ahead rewrites what is buffered from a mark when its volume, pan or rate changes).
+    package struct Mark {
+        let state: PlaybackSource
+        let readerPosition: Int
+
+        /// The frame of the file the next output frame came from then (`position`; the reader
+        /// is shared, so its position then is the one kept here).
+        var position: Double {
+            Double(readerPosition - (state.pending.count - state.pendingStart) / state.channels) + state.fraction
+        }
+    }
+
+    package func mark() -> Mark { Mark(state: self, readerPosition: reader.position) }
+
+    /// Back to `mark`, as it was then — what was metered since included (the meter is the caller's
+    /// to keep when it meters written blocks itself, `metering` off).
+    package mutating func restore(_ mark: Mark) {
+        self = mark.state
+        if reader.position != mark.readerPosition { reader.seek(to: mark.readerPosition) }
     }
 
     package mutating func seek(to frame: Int) {
@@ -153,7 +177,7 @@ package struct PlaybackSource {
                     for index in buffer.indices { buffer[index] *= gain }
                 }
             }
-            meter.add(samples)
+            if metering { meter.add(samples) }
             return
         }
         let channels = self.channels
@@ -177,7 +201,7 @@ package struct PlaybackSource {
             }
         }
         (self.volume, self.fade) = (volume, fade)
-        meter.add(samples)
+        if metering { meter.add(samples) }
     }
 
     /// Per channel, the average and peak power in dBFS since the last call (−160: silence).

@@ -7,6 +7,7 @@ package final class PulseOutput: @unchecked Sendable {
     private let client: PulseClientStream
     private var stream: OpaquePointer { client.stream }
     package let channels: Int
+    private let sampleRate: Int
 
     /// What asks the server for echo cancellation on a stream (PulseAudio's module-filter-heuristics
     /// makes it a request, module-filter-apply loads module-echo-cancel for it; a server without
@@ -20,26 +21,35 @@ package final class PulseOutput: @unchecked Sendable {
     ///     `minimumBuffer`. A pause, a seek, a duck or a mute is not delayed by it (the stream is
     ///     corked, flushed or set on the server at once).
     ///   - minimumBuffer: 150 ms for a stream fed by a 10 ms timer on a shared machine (a shorter one
-    ///     ran dry under load: gaps heard in a recording of it while two builds ran); 180 ms for
-    ///     `AudioPlayer`'s, fed every 40 ms (the same 140 ms for a late tick); less for
+    ///     ran dry under load: gaps heard in a recording of it while two builds ran); less for
     ///     AVAudioEngine's render thread on its absolute clock (EN9), whose sound starts that much
-    ///     later after `play()`.
+    ///     later after `play()`. (`AudioPlayer` writes a second past it: the server keeps what is written.)
+    ///   - request: how much room the server waits for before asking for more (5 ms: a queue's
+    ///     callbacks come evenly; `AudioPlayer`, which writes a second ahead, more: fewer wake-ups).
+    ///   - timed: the server's clock of what was heard is kept here (`heardFrames`): updates of
+    ///     its timing, interpolated between them.
     ///   - properties: more for the stream's proplist (`echoCancellation`).
     ///   - systemSound: SO6: the app's system sound, tagged `audiosession.system-sound` (not
     ///     `audiosession.app`): the daemon leaves it as it is, never ducked nor muted.
     package init(
         server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        minimumBuffer: Double = 0.15, properties: [String: String] = [:], systemSound: Bool = false
+        minimumBuffer: Double = 0.15, request: Double = 0.005, timed: Bool = false, properties: [String: String] = [:],
+        systemSound: Bool = false
     ) throws(MediaError) {
         self.channels = channels
+        self.sampleRate = sampleRate
         let frameBytes = UInt32(channels * MemoryLayout<Float>.size)
         let target = UInt32(max(bufferDuration * 2, minimumBuffer) * Double(sampleRate)) * frameBytes
         // The server asks for more every 5 ms (its default, a quarter of the buffer, handed room out in
         // bursts: a queue's callbacks came three at once, then none for 30 ms), and starts playing
         // once 10 ms are there (its default, the whole buffer, held a queue's first sound for a second).
-        let request = UInt32(0.005 * Double(sampleRate)) * frameBytes
+        let start = UInt32(0.01 * Double(sampleRate)) * frameBytes
         var attributes = pa_buffer_attr(
-            maxlength: UInt32.max, tlength: target, prebuf: 2 * request, minreq: request, fragsize: UInt32.max)
+            maxlength: UInt32.max, tlength: target, prebuf: start, minreq: UInt32(request * Double(sampleRate)) * frameBytes,
+            fragsize: UInt32.max)
+        let flags = pa_stream_flags_t(
+            rawValue: PA_STREAM_ADJUST_LATENCY.rawValue
+                | (timed ? PA_STREAM_INTERPOLATE_TIMING.rawValue : 0))
         // An explicit volume: the server's saved per-role volume (which may hold a duck) is not restored onto it.
         var volume = pa_cvolume()
         pa_cvolume_set(&volume, UInt32(channels), PA_VOLUME_NORM)
@@ -50,7 +60,7 @@ package final class PulseOutput: @unchecked Sendable {
                 ? ["audiosession.system-sound": app, "media.role": "event"] : ["audiosession.app": app, "media.role": role])
                 .merging(properties) { _, extra in extra }
         ) { stream in
-            pa_stream_connect_playback(stream, nil, &attributes, PA_STREAM_ADJUST_LATENCY, &volume, nil)
+            pa_stream_connect_playback(stream, nil, &attributes, flags, &volume, nil)
         }
     }
 
@@ -62,10 +72,13 @@ package final class PulseOutput: @unchecked Sendable {
         }
     }
 
-    package func write(_ samples: ArraySlice<Float>) {
+    /// Appends `samples`; or writes them over the last `replacingLast` frames written (those not
+    /// played yet are heard as the new ones).
+    package func write(_ samples: ArraySlice<Float>, replacingLast frames: Int = 0) {
+        let offset = -Int64(frames * channels * MemoryLayout<Float>.size)
         client.connection.locked {
             _ = samples.withUnsafeBytes { bytes in
-                pa_stream_write(stream, bytes.baseAddress, bytes.count, nil, 0, PA_SEEK_RELATIVE)
+                pa_stream_write(stream, bytes.baseAddress, bytes.count, nil, offset, PA_SEEK_RELATIVE)
             }
         }
     }
@@ -77,6 +90,19 @@ package final class PulseOutput: @unchecked Sendable {
     package func flush() {
         client.connection.locked {
             if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
+        }
+    }
+
+    /// Frames heard since the stream began (the server's clock of it, interpolated; a `timed`
+    /// stream's only, nil before the first timing update): it stands while corked.
+    package var heardFrames: Int? {
+        client.connection.locked {
+            // The server's word is asked for each time and read the next (a tick later); between
+            // them the clock is interpolated (libpulse's automatic updates woke its thread more).
+            if let operation = pa_stream_update_timing_info(stream, nil, nil) { pa_operation_unref(operation) }
+            var microseconds: pa_usec_t = 0
+            guard pa_stream_get_time(stream, &microseconds) >= 0 else { return nil }
+            return Int(microseconds * UInt64(sampleRate) / 1_000_000)
         }
     }
 

@@ -19,7 +19,8 @@ package final class SampleOutput: @unchecked Sendable {
     ///     into `<app>.system-sound.<port>.wav`.
     package init(
         endpoint: AudioEndpoint, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        minimumBuffer: Double = 0.15, echoCancelled: Bool = false, systemSound: Bool = false
+        minimumBuffer: Double = 0.15, request: Double = 0.005, timed: Bool = false, echoCancelled: Bool = false,
+        systemSound: Bool = false
     ) throws(MediaError) {
         self.channels = channels
         switch endpoint {
@@ -27,7 +28,7 @@ package final class SampleOutput: @unchecked Sendable {
             kind = .server(
                 try PulseOutput(
                     server: server, app: app, role: role, channels: channels, sampleRate: sampleRate,
-                    bufferDuration: bufferDuration, minimumBuffer: minimumBuffer,
+                    bufferDuration: bufferDuration, minimumBuffer: minimumBuffer, request: request, timed: timed,
                     properties: echoCancelled ? PulseOutput.echoCancellation : [:],
                     systemSound: systemSound))
         case .files(let directory):
@@ -57,6 +58,18 @@ package final class SampleOutput: @unchecked Sendable {
                 throw MediaError(error.description)
             }
         }
+    }
+
+    /// A server's stream: `samples` over the last `frames` written (what of them is not heard
+    /// yet is heard as the new ones; PulseOutput).
+    package func write(_ samples: [Float], replacingLast frames: Int) {
+        if case .server(let stream) = kind { stream.write(samples[...], replacingLast: frames) }
+    }
+
+    /// A `timed` server stream's frames heard since it began (PulseOutput); nil otherwise.
+    package var heardFrames: Int? {
+        if case .server(let stream) = kind { return stream.heardFrames }
+        return nil
     }
 
     /// Paused (true) or playing; the simulated device's clock starts again on the next take.

@@ -1,0 +1,86 @@
+import AudioSessionSound
+import Dispatch
+
+/// SO2's cost on a sound server: the player writes a second ahead and is woken four times a
+/// second, as paplay is (each wake-up — its thread's, the client library's — cost more than its
+/// samples did when it wrote 40 ms at a time). What it wrote is kept as marks (`WriteAhead`), so
+/// that its own volume, fade, pan, rate, loops and position are still heard at once: what is
+/// buffered and not heard yet is written again over the old, from the frame being heard. A pause
+/// or the daemon's duck was never delayed by the buffer (the stream is corked or set on the server).
+extension AudioPlayer {
+    /// How often the player tops its stream up, and how far ahead of what is heard it writes.
+    static let serverTick = DispatchTimeInterval.milliseconds(250)
+    static let serverAhead = 1.0
+    /// What the server is asked to keep for the stream's latency (it plays what is written past
+    /// it), and the room it waits for before asking for more (never, while a second is written).
+    static let serverBuffer = 0.2
+    static let serverRequest = 0.1
+
+    /// A server's stream was opened: its frames are counted from now.
+    func writeAhead() {
+        ahead = WriteAhead(channels: channels, sampleRate: sampleRate)
+        source.metering = false
+    }
+
+    /// The frame of the file being heard (on a server's stream; otherwise the next one written).
+    var heardPosition: Double {
+        guard var ahead, let output else { return source.position }
+        ahead.hear(upTo: output.heardFrames ?? 0)
+        self.ahead = ahead
+        return ahead.position(fileFrames: frames)
+    }
+
+    /// What was heard since the last call, per channel.
+    func levels() -> [(average: Double, peak: Double)] {
+        guard var ahead, let output else { return source.takeLevels() }
+        ahead.hear(upTo: output.heardFrames ?? 0)
+        defer { self.ahead = ahead }
+        return ahead.takeLevels()
+    }
+
+    /// A change to what plays (volume, pan, rate, loops, position): on a server's stream made from
+    /// the frame being heard, and what is buffered after it written again.
+    func change(_ change: (inout PlaybackSource) -> Void) {
+        guard var ahead, let output else { return change(&source) }
+        ahead.hear(upTo: output.heardFrames ?? 0)
+        let aheadFrames = Int(Self.serverAhead * Double(sampleRate))
+        let (samples, replacing) = ahead.rewrite(from: ahead.heard, ahead: aheadFrames, &source, change: change)
+        self.ahead = ahead
+        if !samples.isEmpty { output.write(samples, replacingLast: replacing) }
+        if playing, ahead.end != nil { ticker.nudge(after: untilEnd(ahead)) }
+    }
+
+    /// Before the stream closes (stop, media services lost, the end): the source goes back to the
+    /// frame heard, so that playing on starts there, not a second later.
+    func settle() {
+        guard var ahead, let output else { return }
+        ahead.hear(upTo: output.heardFrames ?? 0)
+        _ = ahead.rewind(to: ahead.heard, &source)
+        self.ahead = nil
+        source.metering = true
+    }
+
+    /// A tick on a server's stream: the stream topped up to a second ahead; at the end of the
+    /// sound, finished when its last frame is heard (a tick is set for then).
+    func tickAhead() {
+        guard var ahead, let output else { return }
+        ahead.hear(upTo: output.heardFrames ?? 0)
+        let aheadFrames = Int(Self.serverAhead * Double(sampleRate))
+        let due = ahead.heard + aheadFrames - ahead.written
+        // A quarter second at a time (a tick's worth), not a few frames each time.
+        if ahead.end == nil, due >= aheadFrames / 4 { output.write(ahead.append(due, from: &source), replacingLast: 0) }
+        self.ahead = ahead
+        guard let end = ahead.end else { return }
+        if end - ahead.heard <= sampleRate / 200 {
+            finishWhenPlayed(0)
+        } else {
+            ticker.nudge(after: untilEnd(ahead))
+        }
+    }
+
+    /// Until the last frame written is heard (the next tick then; at most a tick).
+    private func untilEnd(_ ahead: WriteAhead) -> DispatchTimeInterval {
+        let frames = max(0, (ahead.end ?? ahead.written) - ahead.heard)
+        return .microseconds(min(250_000, max(2_000, frames * 1_000_000 / sampleRate)))
+    }
+}

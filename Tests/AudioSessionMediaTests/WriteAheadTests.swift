@@ -1,0 +1,119 @@
+import AudioSessionSound
+import Foundation
+import Testing
+
+/// SO2's cost on a sound server: what a player wrote a second ahead is written again from any
+/// frame not heard yet as if the change had been made when that frame was made — sample for
+/// sample against a source changed at that frame — and what is heard is what is metered and
+/// where `currentTime` is.
+@Suite struct WriteAheadTests {
+    let directory = NSTemporaryDirectory() + "write-ahead-\(UUID().uuidString)"
+
+    /// A stereo float WAV of `frames` frames whose every sample is different.
+    func rampFile(frames: Int) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = "\(directory)/ramp.wav"
+        var samples: [Float] = []
+        for frame in 0..<frames { samples += [Float(frame) / Float(frames), -Float(frame) / Float(frames)] }
+        try SoundFile.write(SampleBuffer(samples: samples, channels: 2, sampleRate: 48_000), to: path)
+        return path
+    }
+
+    func source(_ path: String) throws -> PlaybackSource {
+        var source = PlaybackSource(reader: try SoundFileReader(path: path))
+        source.metering = false
+        return source
+    }
+
+    /// What a source gives when `change` is made after `at` frames: `total` frames in all.
+    func reference(_ path: String, total: Int, at: Int, _ change: (inout PlaybackSource) -> Void) throws -> [Float] {
+        var source = try source(path)
+        var out = source.next(at)
+        change(&source)
+        out += source.next(total - at)
+        return out
+    }
+
+    @Test(
+        "SO2: blocks written ahead, then a change from a frame not heard yet: the stream holds what a source changed at that frame makes",
+        arguments: ["volume", "fade", "pan", "rate", "seek"])
+    func rewrite(_ name: String) throws {
+        let change: (inout PlaybackSource) -> Void = { source in
+            switch name {
+            case "volume": source.setVolume(0.25, over: 0)
+            case "fade": source.setVolume(0, over: 3_000)
+            case "pan": source.pan = -0.5
+            case "rate": source.rate = 1.5
+            default: source.seek(to: 20_000)
+            }
+        }
+        let path = try rampFile(frames: 40_000)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var source = try source(path)
+        var ahead = WriteAhead(channels: 2, sampleRate: 48_000)
+        var stream: [Float] = []  // what the server holds, index by index
+        for block in [12_000, 12_000, 5_000] { stream += ahead.append(block, from: &source) }
+        ahead.hear(upTo: 13_579)  // inside the second block, not at a mark
+        let (samples, replacing) = ahead.rewrite(from: 13_579, ahead: 10_000, &source, change: change)
+        #expect(replacing == 29_000 - 13_579, "\(name)")
+        stream.removeLast(replacing * 2)
+        stream += samples
+        let total = stream.count / 2
+        #expect(total >= 29_000, "\(name): at least what was written before")
+        #expect(
+            stream == (try reference(path, total: total, at: 13_579, change)),
+            "\(name): not what a source changed at frame 13,579 makes")
+        // Written on after it, the stream goes on as that source does.
+        stream += ahead.append(4_000, from: &source)
+        #expect(
+            stream == (try reference(path, total: stream.count / 2, at: 13_579, change)), "\(name): appended after the rewrite")
+    }
+
+    @Test(
+        "SO2: a rewrite that ends before what was written (loops cut short) is made up with silence; the end is where the sound ends"
+    )
+    func shorterRewrite() throws {
+        let path = try rampFile(frames: 10_000)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var source = try source(path)
+        source.loopsLeft = 1
+        var ahead = WriteAhead(channels: 2, sampleRate: 48_000)
+        _ = ahead.append(15_000, from: &source)  // into the second pass
+        ahead.hear(upTo: 8_000)
+        let (samples, replacing) = ahead.rewrite(from: 8_000, ahead: 1_000, &source) { $0.loopsLeft = 0 }
+        #expect(replacing == 7_000)
+        #expect(samples.count == 7_000 * 2, "as many frames as it replaces")
+        #expect(samples.suffix(5_000 * 2).allSatisfy { $0 == 0 }, "silence after the end")
+        #expect(ahead.end == 10_000 && ahead.written == 15_000)
+    }
+
+    @Test(
+        "SO2: currentTime is the frame heard (at the rate of its block, wrapped on a loop); the meters hold what was heard, not what was written"
+    )
+    func heardPositionAndMeters() throws {
+        let path = try rampFile(frames: 10_000)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var source = try source(path)
+        source.loopsLeft = 1
+        var ahead = WriteAhead(channels: 2, sampleRate: 48_000)
+        _ = ahead.append(4_000, from: &source)
+        source.rate = 2
+        _ = ahead.append(6_000, from: &source)  // file frames 4,000 … 16,000: into the second pass
+        ahead.hear(upTo: 3_000)
+        #expect(abs(ahead.position(fileFrames: 10_000) - 3_000) < 0.001)
+        ahead.hear(upTo: 7_000)
+        #expect(abs(ahead.position(fileFrames: 10_000) - 0) < 0.001, "4,000 + 2 × 3,000 is the second pass's first frame")
+        ahead.hear(upTo: 7_500)
+        #expect(abs(ahead.position(fileFrames: 10_000) - 1_000) < 0.001)
+        // Nothing heard yet is metered: the slices of 960 frames up to 7,500 are, not the 10,000 written.
+        var heardOnly = WriteAhead(channels: 2, sampleRate: 48_000)
+        var fresh = try self.source(path)
+        _ = heardOnly.append(9_600, from: &fresh)  // the ramp up to 0.96 on the left
+        heardOnly.hear(upTo: 960)
+        let early = heardOnly.takeLevels()
+        heardOnly.hear(upTo: 9_600)
+        let late = heardOnly.takeLevels()
+        #expect(early[0].peak < -20, "the first 960 frames peak at 0.02: \(early[0].peak) dBFS")
+        #expect(late[0].peak > -1, "the rest peaks near 0.96: \(late[0].peak) dBFS")
+    }
+}

@@ -1,0 +1,60 @@
+import AudioSession
+import AudioSessionMedia
+import Foundation
+import Synchronization
+import Testing
+
+/// SO2's cost on a sound server: `AudioPlayer` writes a second ahead and is woken four times a
+/// second. What it changes of its own sound is still heard at once (what is buffered is written
+/// again), `currentTime` is the frame heard, and `.finished` comes when the end is heard — each
+/// measured on the sink's monitor, on PulseAudio and on PipeWire.
+@Suite("A player a second ahead of what is heard (SO2)", .serialized)
+struct WriteAheadServerTests {
+    /// Seconds since `start` (a monotonic time in nanoseconds).
+    static func since(_ start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+
+    @Test(
+        "Its own volume heard within 100 ms, currentTime the frame heard, a seek heard at once, .finished when the end is heard",
+        arguments: ServerKind.allCases)
+    func heardAtOnce(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        defer { backend.close(); pulse.stop() }
+        let monitor = try pulse.recordMonitor(of: "speaker")
+        defer { monitor.stop() }
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        defer { music.close() }
+        try music.setCategory(.playback)
+        let player = try AudioPlayer(
+            contentsOf: PlaybackLevelTests.tone(pulse, seconds: 4, amplitude: 0.5, name: "tone"), session: music,
+            endpoint: .soundServer(pulse.server))
+        let finished = Mutex<UInt64?>(nil)
+        player.eventHandler = { event in
+            if event == .finished { finished.withLock { $0 = DispatchTime.now().uptimeNanoseconds } }
+        }
+        try player.play()
+        let first = try #require(monitor.firstSound(above: -20, within: 3), "\(kind): the tone was not heard")
+        usleep(600_000)
+        let heardFor = Self.since(first)
+        #expect(abs(player.currentTime - heardFor) < 0.1, "\(kind): currentTime \(player.currentTime) s, heard for \(heardFor) s")
+        let full = monitor.level(over: 0.2)
+
+        player.volume = 0.1  // 20 dB down: heard within 100 ms, not after the second written
+        usleep(100_000)
+        let quieter = monitor.level(over: 0.2)
+        #expect(abs(quieter - full + 20) < 1.5, "\(kind): \(quieter - full) dB 100 ms after volume 0.1 (\(full) dBFS before)")
+
+        player.volume = 1
+        player.currentTime = 3  // a second left: heard from there at once, and the end a second later
+        let seeked = DispatchTime.now().uptimeNanoseconds
+        #expect(abs(player.currentTime - 3) < 0.1, "\(kind): currentTime \(player.currentTime) s right after the seek to 3 s")
+        let back = monitor.level(over: 0.2)
+        #expect(abs(back - full) < 1.5, "\(kind): \(back) dBFS after volume 1 and the seek (\(full) before)")
+        #expect(eventually(within: 3) { finished.withLock { $0 } != nil }, "\(kind): no .finished")
+        let end = finished.withLock { $0 }.map { Double($0 - seeked) / 1e9 } ?? 0
+        #expect(abs(end - 1) < 0.15, "\(kind): .finished \(end) s after the seek to a second before the end")
+        // (The monitor hears a little after the sink plays: PipeWire's some 20 ms; nothing after that.)
+        let after = monitor.settleToSilence(within: 0.3, window: 0.1)
+        #expect(after < -60, "\(kind): \(after) dBFS after .finished")
+        #expect(!player.isPlaying)
+    }
+}
