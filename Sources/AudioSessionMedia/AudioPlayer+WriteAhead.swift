@@ -1,16 +1,19 @@
 import AudioSessionSound
 import Dispatch
 
-/// SO2's cost on a sound server: the player writes a second ahead and is woken four times a
+/// SO2's cost on a sound server: the player writes 1.5 s ahead and is woken twice a
 /// second, as paplay is (each wake-up — its thread's, the client library's — cost more than its
-/// samples did when it wrote 40 ms at a time). What it wrote is kept as marks (`WriteAhead`), so
+/// samples did when it wrote 40 ms at a time; at 250 ms and 1 s ahead, `pulse-bench` measured
+/// 3.4–3.7 ms of CPU per second of audio, at 500 ms and 1.5 s 2.7–2.9). A change rewrites up to
+/// 1.5 s (a few ms of decoding): a fade is best asked of `setVolume(_:fadeDuration:)` at once,
+/// not as a volume set from a timer. What it wrote is kept as marks (`WriteAhead`), so
 /// that its own volume, fade, pan, rate, loops and position are still heard at once: what is
 /// buffered and not heard yet is written again over the old, from the frame being heard. A pause
 /// or the daemon's duck was never delayed by the buffer (the stream is corked or set on the server).
 extension AudioPlayer {
     /// How often the player tops its stream up, and how far ahead of what is heard it writes.
-    static let serverTick = DispatchTimeInterval.milliseconds(250)
-    static let serverAhead = 1.0
+    static let serverTick = DispatchTimeInterval.milliseconds(500)
+    static let serverAhead = 1.5
     /// What the server is asked to keep for the stream's latency (it plays what is written past
     /// it), and the room it waits for before asking for more (never, while a second is written).
     static let serverBuffer = 0.2
@@ -60,15 +63,21 @@ extension AudioPlayer {
         source.metering = true
     }
 
-    /// A tick on a server's stream: the stream topped up to a second ahead; at the end of the
+    /// A tick on a server's stream: the stream topped up to 1.5 s ahead; at the end of the
     /// sound, finished when its last frame is heard (a tick is set for then).
     func tickAhead() {
         guard var ahead, let output else { return }
         ahead.hear(upTo: output.heardFrames ?? 0)
         let aheadFrames = Int(Self.serverAhead * Double(sampleRate))
         let due = ahead.heard + aheadFrames - ahead.written
-        // A quarter second at a time (a tick's worth), not a few frames each time.
-        if ahead.end == nil, due >= aheadFrames / 4 { output.write(ahead.append(due, from: &source), replacingLast: 0) }
+        // play() → first sample: 100 ms first, the rest 20 ms later (decoding 1.5 s took ~3 ms).
+        if ahead.written == 0, ahead.end == nil {
+            output.write(ahead.append(sampleRate / 10, from: &source), replacingLast: 0)
+            self.ahead = ahead
+            return ticker.nudge(after: .milliseconds(20))
+        }
+        // A third of it at a time (a tick's worth), not a few frames each time.
+        if ahead.end == nil, due >= aheadFrames / 3 { output.write(ahead.append(due, from: &source), replacingLast: 0) }
         self.ahead = ahead
         guard let end = ahead.end else { return }
         if end - ahead.heard <= sampleRate / 200 {
@@ -81,6 +90,6 @@ extension AudioPlayer {
     /// Until the last frame written is heard (the next tick then; at most a tick).
     private func untilEnd(_ ahead: WriteAhead) -> DispatchTimeInterval {
         let frames = max(0, (ahead.end ?? ahead.written) - ahead.heard)
-        return .microseconds(min(250_000, max(2_000, frames * 1_000_000 / sampleRate)))
+        return .microseconds(min(500_000, max(2_000, frames * 1_000_000 / sampleRate)))
     }
 }

@@ -23,9 +23,9 @@ package final class PulseOutput: @unchecked Sendable {
     ///   - minimumBuffer: 150 ms for a stream fed by a 10 ms timer on a shared machine (a shorter one
     ///     ran dry under load: gaps heard in a recording of it while two builds ran); less for
     ///     AVAudioEngine's render thread on its absolute clock (EN9), whose sound starts that much
-    ///     later after `play()`. (`AudioPlayer` writes a second past it: the server keeps what is written.)
+    ///     later after `play()`. (`AudioPlayer` writes 1.5 s past it: the server keeps what is written.)
     ///   - request: how much room the server waits for before asking for more (5 ms: a queue's
-    ///     callbacks come evenly; `AudioPlayer`, which writes a second ahead, more: fewer wake-ups).
+    ///     callbacks come evenly; `AudioPlayer`, which writes 1.5 s ahead, more: fewer wake-ups).
     ///   - timed: the server's clock of what was heard is kept here (`heardFrames`): updates of
     ///     its timing, interpolated between them.
     ///   - properties: more for the stream's proplist (`echoCancellation`).

@@ -1,5 +1,5 @@
 /// What a player wrote ahead of what is heard on a sound server's stream, and how to write it
-/// again (SO2's cost: a player woken a few times a second writes a second ahead, as paplay does,
+/// again (SO2's cost: a player woken twice a second writes 1.5 s ahead, as paplay writes far ahead,
 /// and is still heard at once when its own volume, pan, rate, loops or position change).
 ///
 /// Frames are counted from the stream's start, in the server's units of what was written and

@@ -2,7 +2,7 @@ import AudioSessionSound
 import Foundation
 import Testing
 
-/// SO2's cost on a sound server: what a player wrote a second ahead is written again from any
+/// SO2's cost on a sound server: what a player wrote 1.5 s ahead is written again from any
 /// frame not heard yet as if the change had been made when that frame was made — sample for
 /// sample against a source changed at that frame — and what is heard is what is metered and
 /// where `currentTime` is.

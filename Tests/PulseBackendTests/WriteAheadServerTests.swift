@@ -4,11 +4,11 @@ import Foundation
 import Synchronization
 import Testing
 
-/// SO2's cost on a sound server: `AudioPlayer` writes a second ahead and is woken four times a
+/// SO2's cost on a sound server: `AudioPlayer` writes 1.5 s ahead and is woken twice a
 /// second. What it changes of its own sound is still heard at once (what is buffered is written
 /// again), `currentTime` is the frame heard, and `.finished` comes when the end is heard — each
 /// measured on the sink's monitor, on PulseAudio and on PipeWire.
-@Suite("A player a second ahead of what is heard (SO2)", .serialized)
+@Suite("A player 1.5 s ahead of what is heard (SO2)", .serialized)
 struct WriteAheadServerTests {
     /// Seconds since `start` (a monotonic time in nanoseconds).
     static func since(_ start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
@@ -38,7 +38,7 @@ struct WriteAheadServerTests {
         #expect(abs(player.currentTime - heardFor) < 0.1, "\(kind): currentTime \(player.currentTime) s, heard for \(heardFor) s")
         let full = monitor.level(over: 0.2)
 
-        player.volume = 0.1  // 20 dB down: heard within 100 ms, not after the second written
+        player.volume = 0.1  // 20 dB down: heard within 100 ms, not after the 1.5 s written
         usleep(100_000)
         let quieter = monitor.level(over: 0.2)
         #expect(abs(quieter - full + 20) < 1.5, "\(kind): \(quieter - full) dB 100 ms after volume 0.1 (\(full) dBFS before)")
