@@ -14,10 +14,8 @@ extension AudioPlayer {
     /// How often the player tops its stream up, and how far ahead of what is heard it writes.
     static let serverTick = DispatchTimeInterval.milliseconds(500)
     static let serverAhead = 1.5
-    /// What the server is asked to keep for the stream's latency (it plays what is written past
-    /// it), and the room it waits for before asking for more (never, while a second is written).
+    /// What the server is asked to keep for the stream's latency (it plays what is written past it).
     static let serverBuffer = 0.2
-    static let serverRequest = 0.1
 
     /// A server's stream was opened: its frames are counted from now.
     func writeAhead() {

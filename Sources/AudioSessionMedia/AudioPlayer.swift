@@ -223,7 +223,7 @@ public final class AudioPlayer: @unchecked Sendable {
         let opened = try SampleOutput(
             endpoint: endpoint, app: session.appID.rawValue, role: session.streamRole, channels: channels,
             sampleRate: sampleRate, bufferDuration: session.ioBufferDuration, minimumBuffer: Self.serverBuffer,
-            request: Self.serverRequest, timed: true)
+            timed: true)
         output = opened
         if !opened.isSimulated { writeAhead() }
         return opened

@@ -24,8 +24,6 @@ package final class PulseOutput: @unchecked Sendable {
     ///     ran dry under load: gaps heard in a recording of it while two builds ran); less for
     ///     AVAudioEngine's render thread on its absolute clock (EN9), whose sound starts that much
     ///     later after `play()`. (`AudioPlayer` writes 1.5 s past it: the server keeps what is written.)
-    ///   - request: how much room the server waits for before asking for more (5 ms: a queue's
-    ///     callbacks come evenly; `AudioPlayer`, which writes 1.5 s ahead, more: fewer wake-ups).
     ///   - timed: the server's clock of what was heard is kept here (`heardFrames`): updates of
     ///     its timing, interpolated between them.
     ///   - properties: more for the stream's proplist (`echoCancellation`).
@@ -33,7 +31,7 @@ package final class PulseOutput: @unchecked Sendable {
     ///     `audiosession.app`): the daemon leaves it as it is, never ducked nor muted.
     package init(
         server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        minimumBuffer: Double = 0.15, request: Double = 0.005, timed: Bool = false, properties: [String: String] = [:],
+        minimumBuffer: Double = 0.15, timed: Bool = false, properties: [String: String] = [:],
         systemSound: Bool = false
     ) throws(MediaError) {
         self.channels = channels
@@ -43,10 +41,12 @@ package final class PulseOutput: @unchecked Sendable {
         // The server asks for more every 5 ms (its default, a quarter of the buffer, handed room out in
         // bursts: a queue's callbacks came three at once, then none for 30 ms), and starts playing
         // once 10 ms are there (its default, the whole buffer, held a queue's first sound for a second).
-        let start = UInt32(0.01 * Double(sampleRate)) * frameBytes
+        // (A player writing 1.5 s past the buffer is not asked at all: the server asks for room
+        // below the buffer only. A minreq of 100 ms for it saved nothing and held its first sound
+        // 8 ms longer.)
+        let request = UInt32(0.005 * Double(sampleRate)) * frameBytes
         var attributes = pa_buffer_attr(
-            maxlength: UInt32.max, tlength: target, prebuf: start, minreq: UInt32(request * Double(sampleRate)) * frameBytes,
-            fragsize: UInt32.max)
+            maxlength: UInt32.max, tlength: target, prebuf: 2 * request, minreq: request, fragsize: UInt32.max)
         let flags = pa_stream_flags_t(
             rawValue: PA_STREAM_ADJUST_LATENCY.rawValue
                 | (timed ? PA_STREAM_INTERPOLATE_TIMING.rawValue : 0))

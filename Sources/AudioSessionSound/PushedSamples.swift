@@ -19,7 +19,7 @@ package final class SampleOutput: @unchecked Sendable {
     ///     into `<app>.system-sound.<port>.wav`.
     package init(
         endpoint: AudioEndpoint, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        minimumBuffer: Double = 0.15, request: Double = 0.005, timed: Bool = false, echoCancelled: Bool = false,
+        minimumBuffer: Double = 0.15, timed: Bool = false, echoCancelled: Bool = false,
         systemSound: Bool = false
     ) throws(MediaError) {
         self.channels = channels
@@ -28,7 +28,7 @@ package final class SampleOutput: @unchecked Sendable {
             kind = .server(
                 try PulseOutput(
                     server: server, app: app, role: role, channels: channels, sampleRate: sampleRate,
-                    bufferDuration: bufferDuration, minimumBuffer: minimumBuffer, request: request, timed: timed,
+                    bufferDuration: bufferDuration, minimumBuffer: minimumBuffer, timed: timed,
                     properties: echoCancelled ? PulseOutput.echoCancellation : [:],
                     systemSound: systemSound))
         case .files(let directory):
