@@ -10,7 +10,14 @@
 /// "Our last few" are counted back from the report's own ask, not from now: a report asked long ago
 /// (the queue behind under load) shows one of the writes made before it was asked, however many
 /// came since — so a volume of ours is never taken for the user's because we wrote more since.
+///
+/// PipeWire keeps a stream's volume as a float and reports it back converted again: a duck
+/// written as 19,162 was reported as 19,163 now and then (UnduckSoakTests, issue 60), taken for
+/// the user's, and the unduck then "restored" the ducked volume. A report within `rounding` of
+/// one of our volumes is ours (a user's change that small is 0.003% of the scale: inaudible).
 struct WrittenVolumes: Equatable {
+    /// How far a server's report of one of our volumes may be from what we wrote.
+    static let rounding: UInt32 = 2
     /// How many of our writes before a report's ask it may show (PipeWire may lag a few behind).
     static let window = 4
     /// Our latest write's number (`PulseServer.setVolume(stream:…)`), 0: none yet.
@@ -37,14 +44,19 @@ struct WrittenVolumes: Equatable {
     }
 
     /// Whether `volume` is one of our last few.
-    func contains(_ volume: UInt32) -> Bool { recent.suffix(Self.window).contains { $0.volume == volume } }
+    func contains(_ volume: UInt32) -> Bool { recent.suffix(Self.window).contains { Self.same($0.volume, volume) } }
 
     /// Whose a reported volume is, the report asked once `writesSeen` writes had been sent.
     func classify(_ volume: UInt32, writesSeen: UInt64) -> Report {
         let couldShow = recent.filter { $0.number <= writesSeen }.suffix(Self.window)
-        guard couldShow.contains(where: { $0.volume == volume }) else {
+        guard couldShow.contains(where: { Self.same($0.volume, volume) }) else {
             return .others(overridden: writesSeen < latest)
         }
         return .ours
+    }
+
+    /// A report of `written`, rounded on the way by the server.
+    private static func same(_ written: UInt32, _ reported: UInt32) -> Bool {
+        max(written, reported) - min(written, reported) <= rounding
     }
 }

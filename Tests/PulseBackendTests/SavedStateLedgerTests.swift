@@ -79,6 +79,8 @@ struct SavedStateLedgerTests {
         #expect(written.classify(13_000, writesSeen: 9) == .ours, "reported again, late: still ours")
         #expect(written.classify(30_000, writesSeen: 7) == .others(overridden: false), "the user's, after our write")
         #expect(written.classify(30_000, writesSeen: 6) == .others(overridden: true), "the user's, overridden by our write")
+        #expect(written.classify(13_002, writesSeen: 7) == .ours, "PipeWire's float volume, reported 2 off: ours")
+        #expect(written.classify(12_997, writesSeen: 7) == .others(overridden: false), "3 off: the user's")
         written.wrote(65_536, number: 9)
         #expect(written.classify(13_000, writesSeen: 9) == .ours, "PipeWire still showing our previous write")
         for number in 10..<15 { written.wrote(UInt32(number), number: UInt64(number)) }
