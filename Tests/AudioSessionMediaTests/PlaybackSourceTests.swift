@@ -7,8 +7,11 @@ import Testing
 @Suite struct PlaybackSourceTests {
     let directory = NSTemporaryDirectory() + "playback-source-\(UUID().uuidString)"
 
-    /// A stereo float WAV of `frames` frames whose every sample is different (left rises, right falls).
-    func rampFile(frames: Int) throws -> String {
+    func rampFile(frames: Int) throws -> String { try Self.rampFile(frames: frames, in: directory) }
+
+    /// A stereo float WAV of `frames` frames in `directory` whose every sample is different (left
+    /// rises, right falls). WriteAheadTests' too.
+    static func rampFile(frames: Int, in directory: String) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = "\(directory)/ramp.wav"
         var samples: [Float] = []

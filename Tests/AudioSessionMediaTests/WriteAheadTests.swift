@@ -9,15 +9,7 @@ import Testing
 @Suite struct WriteAheadTests {
     let directory = NSTemporaryDirectory() + "write-ahead-\(UUID().uuidString)"
 
-    /// A stereo float WAV of `frames` frames whose every sample is different.
-    func rampFile(frames: Int) throws -> String {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = "\(directory)/ramp.wav"
-        var samples: [Float] = []
-        for frame in 0..<frames { samples += [Float(frame) / Float(frames), -Float(frame) / Float(frames)] }
-        try SoundFile.write(SampleBuffer(samples: samples, channels: 2, sampleRate: 48_000), to: path)
-        return path
-    }
+    func rampFile(frames: Int) throws -> String { try PlaybackSourceTests.rampFile(frames: frames, in: directory) }
 
     func source(_ path: String) throws -> PlaybackSource {
         var source = PlaybackSource(reader: try SoundFileReader(path: path))
