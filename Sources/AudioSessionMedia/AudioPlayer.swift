@@ -122,8 +122,8 @@ public final class AudioPlayer: @unchecked Sendable {
 
     public var isPlaying: Bool { queue.sync { playing } }
 
-    /// Seconds into the sound; set, playing goes on from there (what is already buffered on the
-    /// sound server is dropped, so the new position is what is heard next).
+    /// Seconds into the sound being heard; set, playing goes on from there (on a sound server what
+    /// is buffered past the frame being heard is written again from the new position: heard next).
     public var currentTime: Double {
         get { queue.sync { heardPosition / Double(sampleRate) } }
         set {
