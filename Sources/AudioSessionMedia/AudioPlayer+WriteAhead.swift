@@ -78,7 +78,14 @@ extension AudioPlayer {
         if ahead.end == nil, due >= aheadFrames / 3 { output.write(ahead.append(due, from: &source), replacingLast: 0) }
         self.ahead = ahead
         guard let end = ahead.end else { return }
-        if end - ahead.heard <= sampleRate / 200 {
+        // Finished when the server has taken the last frame: heard within what its sink holds —
+        // or when the server's clock has stood for 60 ms this near the end (on PipeWire it stood
+        // short of the end by more than the sink said it held, and `.finished` never came).
+        let now = DispatchTime.now().uptimeNanoseconds
+        if ahead.heard != lastHeard?.frames { lastHeard = (ahead.heard, now) }
+        let stood = now - (lastHeard?.since ?? now) >= 60_000_000
+        if end - ahead.heard <= sampleRate / 200 + output.sinkLatencyFrames || stood {
+            lastHeard = nil
             finishWhenPlayed(0)
         } else {
             ticker.nudge(after: untilEnd(ahead))

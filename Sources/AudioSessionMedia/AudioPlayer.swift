@@ -69,6 +69,8 @@ public final class AudioPlayer: @unchecked Sendable {
     var source: PlaybackSource
     /// On a sound server: what was written ahead of what is heard (AudioPlayer+WriteAhead).
     var ahead: WriteAhead?
+    /// Near the end: the frame last heard and since when (AudioPlayer+WriteAhead).
+    var lastHeard: (frames: Int, since: UInt64)?
     var playing = false
     private var interruptedWhilePlaying = false
     private var lostWhilePlaying = false
@@ -222,8 +224,7 @@ public final class AudioPlayer: @unchecked Sendable {
         if let output { return output }
         let opened = try SampleOutput(
             endpoint: endpoint, app: session.appID.rawValue, role: session.streamRole, channels: channels,
-            sampleRate: sampleRate, bufferDuration: session.ioBufferDuration, minimumBuffer: Self.serverBuffer,
-            timed: true)
+            sampleRate: sampleRate, bufferDuration: session.ioBufferDuration, minimumBuffer: Self.serverBuffer)
         output = opened
         if !opened.isSimulated { writeAhead() }
         return opened

@@ -24,14 +24,12 @@ package final class PulseOutput: @unchecked Sendable {
     ///     ran dry under load: gaps heard in a recording of it while two builds ran); less for
     ///     AVAudioEngine's render thread on its absolute clock (EN9), whose sound starts that much
     ///     later after `play()`. (`AudioPlayer` writes 1.5 s past it: the server keeps what is written.)
-    ///   - timed: the server's clock of what was heard is kept here (`heardFrames`): updates of
-    ///     its timing, interpolated between them.
     ///   - properties: more for the stream's proplist (`echoCancellation`).
     ///   - systemSound: SO6: the app's system sound, tagged `audiosession.system-sound` (not
     ///     `audiosession.app`): the daemon leaves it as it is, never ducked nor muted.
     package init(
         server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        minimumBuffer: Double = 0.15, timed: Bool = false, properties: [String: String] = [:],
+        minimumBuffer: Double = 0.15, properties: [String: String] = [:],
         systemSound: Bool = false
     ) throws(MediaError) {
         self.channels = channels
@@ -47,9 +45,6 @@ package final class PulseOutput: @unchecked Sendable {
         let request = UInt32(0.005 * Double(sampleRate)) * frameBytes
         var attributes = pa_buffer_attr(
             maxlength: UInt32.max, tlength: target, prebuf: 2 * request, minreq: request, fragsize: UInt32.max)
-        let flags = pa_stream_flags_t(
-            rawValue: PA_STREAM_ADJUST_LATENCY.rawValue
-                | (timed ? PA_STREAM_INTERPOLATE_TIMING.rawValue : 0))
         // An explicit volume: the server's saved per-role volume (which may hold a duck) is not restored onto it.
         var volume = pa_cvolume()
         pa_cvolume_set(&volume, UInt32(channels), PA_VOLUME_NORM)
@@ -60,7 +55,10 @@ package final class PulseOutput: @unchecked Sendable {
                 ? ["audiosession.system-sound": app, "media.role": "event"] : ["audiosession.app": app, "media.role": role])
                 .merging(properties) { _, extra in extra }
         ) { stream in
-            pa_stream_connect_playback(stream, nil, &attributes, flags, &volume, nil)
+            pa_stream_connect_playback(
+                stream, nil, &attributes,
+                pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue), &volume,
+                nil)
         }
     }
 
@@ -93,8 +91,10 @@ package final class PulseOutput: @unchecked Sendable {
         }
     }
 
-    /// Frames heard since the stream began (the server's clock of it, interpolated; a `timed`
-    /// stream's only, nil before the first timing update): it stands while corked.
+    /// Frames heard since the stream began (the server's clock of it, interpolated by libpulse;
+    /// nil before the server's first word): it stands while corked. (Around a cork libpulse goes on
+    /// counting until the server's next report, then stands until the sound catches up: read
+    /// during a pause, or just after one, it may be up to a tick ahead.)
     package var heardFrames: Int? {
         client.connection.locked {
             // The server's word is asked for each time and read the next (a tick later); between
@@ -103,6 +103,15 @@ package final class PulseOutput: @unchecked Sendable {
             var microseconds: pa_usec_t = 0
             guard pa_stream_get_time(stream, &microseconds) >= 0 else { return nil }
             return Int(microseconds * UInt64(sampleRate) / 1_000_000)
+        }
+    }
+
+    /// What the sink held at the server's last timing report, in frames (0 before it): heard
+    /// after the server has taken it.
+    package var sinkLatencyFrames: Int {
+        client.connection.locked {
+            guard let info = pa_stream_get_timing_info(stream)?.pointee else { return 0 }
+            return Int(Double(info.sink_usec) / 1e6 * Double(sampleRate))
         }
     }
 

@@ -19,7 +19,7 @@ package final class SampleOutput: @unchecked Sendable {
     ///     into `<app>.system-sound.<port>.wav`.
     package init(
         endpoint: AudioEndpoint, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        minimumBuffer: Double = 0.15, timed: Bool = false, echoCancelled: Bool = false,
+        minimumBuffer: Double = 0.15, echoCancelled: Bool = false,
         systemSound: Bool = false
     ) throws(MediaError) {
         self.channels = channels
@@ -28,7 +28,7 @@ package final class SampleOutput: @unchecked Sendable {
             kind = .server(
                 try PulseOutput(
                     server: server, app: app, role: role, channels: channels, sampleRate: sampleRate,
-                    bufferDuration: bufferDuration, minimumBuffer: minimumBuffer, timed: timed,
+                    bufferDuration: bufferDuration, minimumBuffer: minimumBuffer,
                     properties: echoCancelled ? PulseOutput.echoCancellation : [:],
                     systemSound: systemSound))
         case .files(let directory):
@@ -66,10 +66,16 @@ package final class SampleOutput: @unchecked Sendable {
         if case .server(let stream) = kind { stream.write(samples[...], replacingLast: frames) }
     }
 
-    /// A `timed` server stream's frames heard since it began (PulseOutput); nil otherwise.
+    /// A server stream's frames heard since it began (PulseOutput); nil otherwise.
     package var heardFrames: Int? {
         if case .server(let stream) = kind { return stream.heardFrames }
         return nil
+    }
+
+    /// A server's stream: what its sink held at the server's last report, in frames (else 0).
+    package var sinkLatencyFrames: Int {
+        if case .server(let stream) = kind { return stream.sinkLatencyFrames }
+        return 0
     }
 
     /// Paused (true) or playing; the simulated device's clock starts again on the next take.

@@ -58,3 +58,31 @@ struct WriteAheadServerTests {
         #expect(!player.isPlaying)
     }
 }
+
+extension WriteAheadServerTests {
+    /// Found in the demo (`scripts/demo-pulse` waited for `.finished` for good): around a cork
+    /// the server's clock may stand short of the end by more than its sink says it holds.
+    @Test(
+        "Paused and played again three times (corks and uncorks): .finished comes when the end is heard",
+        arguments: ServerKind.allCases)
+    func pausedAndPlayedAgain(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        defer { backend.close(); pulse.stop() }
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        defer { music.close() }
+        try music.setCategory(.playback)
+        let player = try AudioPlayer(
+            contentsOf: PlaybackLevelTests.tone(pulse, seconds: 2, amplitude: 0.5, name: "tone"), session: music,
+            endpoint: .soundServer(pulse.server))
+        let finished = Mutex(false)
+        player.eventHandler = { event in if event == .finished { finished.withLock { $0 = true } } }
+        for _ in 0..<3 {
+            try player.play()
+            usleep(300_000)
+            player.pause()
+            usleep(200_000)
+        }
+        try player.play()
+        #expect(eventually(within: 3) { finished.withLock { $0 } }, "\(kind): no .finished, currentTime \(player.currentTime)")
+    }
+}
