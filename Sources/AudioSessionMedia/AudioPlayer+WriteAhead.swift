@@ -17,6 +17,16 @@ extension AudioPlayer {
     /// What the server is asked to keep for the stream's latency (it plays what is written past it).
     static let serverBuffer = 0.2
 
+    /// Frames written ahead of what is heard: the stream topped up to this.
+    var aheadFrames: Int { Int(Self.serverAhead * Double(sampleRate)) }
+
+    /// On a server's stream: what was written, told the frame heard now, and the stream.
+    private func heardAhead() -> (WriteAhead, SampleOutput)? {
+        guard var ahead, let output else { return nil }
+        ahead.hear(upTo: output.heardFrames ?? 0)
+        return (ahead, output)
+    }
+
     /// A server's stream was opened: its frames are counted from now.
     func writeAhead() {
         ahead = WriteAhead(channels: channels, sampleRate: sampleRate)
@@ -25,16 +35,14 @@ extension AudioPlayer {
 
     /// The frame of the file being heard (on a server's stream; otherwise the next one written).
     var heardPosition: Double {
-        guard var ahead, let output else { return source.position }
-        ahead.hear(upTo: output.heardFrames ?? 0)
+        guard let (ahead, _) = heardAhead() else { return source.position }
         self.ahead = ahead
         return ahead.position(fileFrames: frames)
     }
 
     /// What was heard since the last call, per channel.
     func levels() -> [(average: Double, peak: Double)] {
-        guard var ahead, let output else { return source.takeLevels() }
-        ahead.hear(upTo: output.heardFrames ?? 0)
+        guard case (var ahead, _)? = heardAhead() else { return source.takeLevels() }
         defer { self.ahead = ahead }
         return ahead.takeLevels()
     }
@@ -42,9 +50,7 @@ extension AudioPlayer {
     /// A change to what plays (volume, pan, rate, loops, position): on a server's stream made from
     /// the frame being heard, and what is buffered after it written again.
     func change(_ change: (inout PlaybackSource) -> Void) {
-        guard var ahead, let output else { return change(&source) }
-        ahead.hear(upTo: output.heardFrames ?? 0)
-        let aheadFrames = Int(Self.serverAhead * Double(sampleRate))
+        guard case (var ahead, let output)? = heardAhead() else { return change(&source) }
         let (samples, replacing) = ahead.rewrite(from: ahead.heard, ahead: aheadFrames, &source, change: change)
         self.ahead = ahead
         if !samples.isEmpty { output.write(samples, replacingLast: replacing) }
@@ -54,8 +60,7 @@ extension AudioPlayer {
     /// Before the stream closes (stop, media services lost, the end): the source goes back to the
     /// frame heard, so that playing on starts there, not a second later.
     func settle() {
-        guard var ahead, let output else { return }
-        ahead.hear(upTo: output.heardFrames ?? 0)
+        guard case (var ahead, _)? = heardAhead() else { return }
         _ = ahead.rewind(to: ahead.heard, &source)
         self.ahead = nil
         source.metering = true
@@ -64,9 +69,7 @@ extension AudioPlayer {
     /// A tick on a server's stream: the stream topped up to 1.5 s ahead; at the end of the
     /// sound, finished when its last frame is heard (a tick is set for then).
     func tickAhead() {
-        guard var ahead, let output else { return }
-        ahead.hear(upTo: output.heardFrames ?? 0)
-        let aheadFrames = Int(Self.serverAhead * Double(sampleRate))
+        guard case (var ahead, let output)? = heardAhead() else { return }
         let due = ahead.heard + aheadFrames - ahead.written
         // play() → first sample: 100 ms first, the rest 20 ms later (decoding 1.5 s took ~3 ms).
         if ahead.written == 0, ahead.end == nil {
@@ -86,7 +89,7 @@ extension AudioPlayer {
         let stood = now - (lastHeard?.since ?? now) >= 60_000_000
         if end - ahead.heard <= sampleRate / 200 + output.sinkLatencyFrames || stood {
             lastHeard = nil
-            finishWhenPlayed(0)
+            finish()
         } else {
             ticker.nudge(after: untilEnd(ahead))
         }

@@ -251,31 +251,24 @@ public final class AudioPlayer: @unchecked Sendable {
         events.async { handler(event) }
     }
 
+    /// A tick: on a server's stream `tickAhead` (the daemon governs that stream, SO1: the tick asks
+    /// nothing); on the simulated device's files, what it played since the last tick, taking the
+    /// session's gain and route from here — I1, A5, IO3: while the system holds the output stopped
+    /// nothing is written (the notification follows).
     private func tick() {
         guard playing, let output else { return }
         guard ahead == nil else { return tickAhead() }
-        var (gain, port): (Float, String?) = (1, nil)
-        if output.isSimulated {
-            // The simulated device's files take the session's gain and route from here; I1, A5, IO3:
-            // while the system holds the output stopped nothing is written (the notification
-            // follows). A server stream is the daemon's to govern (SO1): the tick asks nothing.
-            guard let status = try? session.status(), status.isOutputRunning else { return }
-            (gain, port) = (Float(status.outputGain), status.currentRoute.outputs.first?.uid)
-        }
-        // (The end is the source's to say: the server's writable size grows while it plays.)
+        guard let status = try? session.status(), status.isOutputRunning else { return }
         let samples = source.next(output.writableFrames)
-        do { try output.write(samples, gain: gain, port: port) } catch { tell(.failed(error.description)) }
-        if source.isAtEnd {
-            // The end is heard within 10 ms of its time (set once: setting it again reschedules).
-            if ticker.period != Ticker.interval { ticker.period = Ticker.interval }
-            finishWhenPlayed(output.bufferedSeconds)
-        }
+        do {
+            try output.write(samples, gain: Float(status.outputGain), port: status.currentRoute.outputs.first?.uid)
+        } catch { tell(.failed(error.description)) }
+        if source.isAtEnd { finish() }  // the files play what they take: the end is heard now
     }
 
-    /// At the end of the sound (or where it could not be decoded on): finished once what is
-    /// buffered has played (a server's stream is closed then: a new one for the next play()).
-    func finishWhenPlayed(_ buffered: Double) {
-        guard buffered < 0.005 else { return }
+    /// At the end of the sound (or where it could not be decoded on), once it was heard (a
+    /// server's stream is closed then: a new one for the next play()).
+    func finish() {
         halt(nil)
         if ahead != nil {  // the source is at the end heard: nothing to settle
             ahead = nil

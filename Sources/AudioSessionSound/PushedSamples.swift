@@ -19,8 +19,7 @@ package final class SampleOutput: @unchecked Sendable {
     ///     into `<app>.system-sound.<port>.wav`.
     package init(
         endpoint: AudioEndpoint, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        minimumBuffer: Double = 0.15, echoCancelled: Bool = false,
-        systemSound: Bool = false
+        minimumBuffer: Double = 0.15, echoCancelled: Bool = false, systemSound: Bool = false
     ) throws(MediaError) {
         self.channels = channels
         switch endpoint {
