@@ -82,6 +82,14 @@ struct FlappingServerTests {
             return (descriptors, threads, rss ?? -1)
         }
 
+        /// What each of its descriptors is (`/proc/PID/fd`'s links), for a failure's message.
+        var descriptorTargets: [String] {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return fds.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.map { fd in
+                "\(fd)→" + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? "?")
+            }
+        }
+
         /// User and system CPU time so far, in clock ticks (/proc/PID/stat fields 14 and 15).
         var cpuTicks: Int {
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
@@ -134,7 +142,9 @@ struct FlappingServerTests {
             "\(kind): descriptors \(before.descriptors) → \(after.descriptors), threads \(before.threads) → \(after.threads), RSS \(before.rss) → \(after.rss) KiB"
         )
         // One client connection more (the snapshot's monitor may still be closing): no leak per restart.
-        #expect(after.descriptors <= before.descriptors + 2, "\(kind): descriptors \(before.descriptors) → \(after.descriptors)")
+        #expect(
+            after.descriptors <= before.descriptors + 2,
+            "\(kind): descriptors \(before.descriptors) → \(after.descriptors): \(daemon.descriptorTargets)")
         #expect(after.threads <= before.threads + 1, "\(kind): threads \(before.threads) → \(after.threads)")
         #expect(after.rss < before.rss + 4096, "\(kind): RSS \(before.rss) → \(after.rss) KiB")
     }
