@@ -65,7 +65,7 @@ extension PulseServer {
         let server = asked.takeUnretainedValue().server
         guard end == 0, let info = info?.pointee else {
             if asked.takeUnretainedValue().isListing { server.listingEnded() }
-            return asked.release()
+            return server.answered(asked)
         }
         var stream = PulseStream(
             index: info.index, device: info.sink, channels: info.volume.channels,

@@ -42,6 +42,13 @@ public final class PulseServer: @unchecked Sendable {
     /// a write is known to be older than it (D1: never taken for the user's volume).
     var volumeWrites: UInt64 = 0
 
+    /// The sink input requests on their way (main loop's lock held), each with its operation:
+    /// each holds the connection until its answer ends (`answered`). libpulse drops a request
+    /// without a word when the server goes away, so `close()` lets go of those left; before, the
+    /// connection — its loop thread and descriptors — stayed for good once a server died with a
+    /// request on its way (MS3: a daemon whose server came and went kept one each time).
+    var owed: [ObjectIdentifier: (operation: OpaquePointer, asked: Unmanaged<Asked>)] = [:]
+
     /// What a sink input's info request carries to its answer: the server, and the writes sent before.
     final class Asked {
         let server: PulseServer
@@ -52,7 +59,22 @@ public final class PulseServer: @unchecked Sendable {
             writes = server.volumeWrites
             isListing = listing
         }
-        var pointer: UnsafeMutableRawPointer { Unmanaged.passRetained(self).toOpaque() }
+    }
+
+    /// Sends a sink input request that carries `asked` to its answer (main loop's lock held).
+    func send(_ asked: Asked, _ request: (UnsafeMutableRawPointer) -> OpaquePointer?) {
+        let held = Unmanaged.passRetained(asked)
+        // None when the context has failed (the server went away before our request): no answer comes.
+        guard let operation = request(held.toOpaque()) else { return held.release() }
+        owed[ObjectIdentifier(asked)] = (operation, held)
+    }
+
+    /// A request's answer has ended (on the loop's thread): it no longer holds the connection.
+    func answered(_ held: Unmanaged<Asked>) {
+        if let entry = owed.removeValue(forKey: ObjectIdentifier(held.takeUnretainedValue())) {
+            pa_operation_unref(entry.operation)
+        }
+        held.release()
     }
 
     /// Connects (bounded by libpulse's own timeout) and starts reporting: every existing sink,
@@ -79,7 +101,7 @@ public final class PulseServer: @unchecked Sendable {
         Self.release(pa_context_get_client_info_list(context, Self.clientListing, me))
         Self.release(pa_context_get_sink_info_list(context, Self.sinkListing, me))
         Self.release(pa_context_get_source_info_list(context, Self.sourceListing, me))
-        Self.release(pa_context_get_sink_input_info_list(context, Self.streamInfo, Asked(self, listing: true).pointer))
+        send(Asked(self, listing: true)) { pa_context_get_sink_input_info_list(context, Self.streamInfo, $0) }
         Self.release(pa_context_get_source_output_info_list(context, Self.recordStreamListing, me))
         Self.release(pa_context_get_server_info(context, Self.serverListing, me))
         while pendingListings > 0, pa_context_get_state(context) == PA_CONTEXT_READY { pa_threaded_mainloop_wait(mainloop) }
@@ -89,10 +111,18 @@ public final class PulseServer: @unchecked Sendable {
     /// asks the server, so once per connection.
     public var name: String? { connection.serverName }
 
-    /// Stops reporting and closes the connection (also done when the object goes away).
+    /// Stops reporting and closes the connection (also done when the object goes away): the
+    /// requests still on their way are called off and let go of the connection (`owed`).
     public func close() {
         pa_threaded_mainloop_lock(mainloop)
         pa_context_set_subscribe_callback(context, nil, nil)
+        let left = owed
+        owed = [:]
+        for entry in left.values {
+            pa_operation_cancel(entry.operation)  // its callback does not run after this
+            pa_operation_unref(entry.operation)
+            entry.asked.release()  // not the last reference: the caller holds one
+        }
         pa_threaded_mainloop_unlock(mainloop)
     }
 
@@ -102,7 +132,7 @@ public final class PulseServer: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        Self.release(pa_context_get_sink_input_info_list(context, Self.streamInfo, Asked(self).pointer))
+        send(Asked(self)) { pa_context_get_sink_input_info_list(context, Self.streamInfo, $0) }
         Self.release(pa_context_get_source_output_info_list(context, Self.recordStreamInfo, me))
     }
 
@@ -145,7 +175,7 @@ public final class PulseServer: @unchecked Sendable {
             let me = Unmanaged.passUnretained(self).toOpaque()
             Self.release(pa_context_get_source_output_info(context, index, Self.recordStreamInfo, me))
         } else {
-            Self.release(pa_context_get_sink_input_info(context, index, Self.streamInfo, Asked(self).pointer))
+            send(Asked(self)) { pa_context_get_sink_input_info(context, index, Self.streamInfo, $0) }
         }
     }
 
