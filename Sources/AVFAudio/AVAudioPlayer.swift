@@ -99,6 +99,7 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
             let player = try AudioPlayer(contentsOf: path, session: session, endpoint: endpoint)
             player.resumesAfterInterruption = false  // SO2: the app calls play()
             player.pausesOnUnplug = false  // SO2: a route change never pauses it
+            player.isMetering = false  // until isMeteringEnabled: measuring costs CPU on every block
             return player
         } catch {
             throw AudioFileStatus.error(
@@ -258,7 +259,10 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
 
     open var isMeteringEnabled: Bool {
         get { meters.isEnabled }
-        set { meters.enable(newValue) { _ = player.takeLevels() } }
+        set {
+            player.isMetering = newValue  // what is buffered is written again to be metered
+            meters.enable(newValue) { _ = player.takeLevels() }
+        }
     }
 
     /// Takes the levels of what it played since the last call (with metering enabled).

@@ -20,17 +20,33 @@ extension AudioPlayer {
     /// Frames written ahead of what is heard: the stream topped up to this.
     var aheadFrames: Int { Int(Self.serverAhead * Double(sampleRate)) }
 
-    /// On a server's stream: what was written, told the frame heard now, and the stream.
-    private func heardAhead() -> (WriteAhead, SampleOutput)? {
+    /// On a server's stream: what was written, told the frame heard now, and the stream. The
+    /// server's clock is asked for again (read the next time), unless the caller asks with its
+    /// write (the tick: one wake-up of libpulse's thread for both).
+    private func heardAhead(asking: Bool = true) -> (WriteAhead, SampleOutput)? {
         guard var ahead, let output else { return nil }
-        ahead.hear(upTo: output.heardFrames ?? 0)
+        ahead.hear(upTo: (asking ? output.heardFrames : output.heardFramesAsReported) ?? 0)
         return (ahead, output)
     }
 
     /// A server's stream was opened: its frames are counted from now.
     func writeAhead() {
         ahead = WriteAhead(channels: channels, sampleRate: sampleRate)
+        ahead?.metering = metering
         source.metering = false
+    }
+
+    /// `isMetering` set: on a server's stream, what is buffered is written again to be metered
+    /// as it is heard (turned on while playing, the meters read the sound at once, not 1.5 s later).
+    func meter(_ on: Bool) {
+        guard on != metering else { return }
+        metering = on
+        guard ahead != nil else {
+            source.metering = on
+            return
+        }
+        ahead?.metering = on
+        if on { change { _ in } }
     }
 
     /// The frame of the file being heard (on a server's stream; otherwise the next one written).
@@ -63,13 +79,13 @@ extension AudioPlayer {
         guard case (var ahead, _)? = heardAhead() else { return }
         _ = ahead.rewind(to: ahead.heard, &source)
         self.ahead = nil
-        source.metering = true
+        source.metering = metering
     }
 
     /// A tick on a server's stream: the stream topped up to 1.5 s ahead; at the end of the
     /// sound, finished when its last frame is heard (a tick is set for then).
     func tickAhead() {
-        guard case (var ahead, let output)? = heardAhead() else { return }
+        guard case (var ahead, let output)? = heardAhead(asking: false) else { return }
         let due = ahead.heard + aheadFrames - ahead.written
         // play() → first sample: 100 ms first, the rest 20 ms later (decoding 1.5 s took ~3 ms).
         if ahead.written == 0, ahead.end == nil {
@@ -78,7 +94,11 @@ extension AudioPlayer {
             return ticker.nudge(after: .milliseconds(20))
         }
         // A third of it at a time (a tick's worth), not a few frames each time.
-        if ahead.end == nil, due >= aheadFrames / 3 { output.write(ahead.append(due, from: &source), replacingLast: 0) }
+        if ahead.end == nil, due >= aheadFrames / 3 {
+            output.write(ahead.append(due, from: &source), replacingLast: 0)
+        } else {
+            output.askTime()  // asked with the write otherwise
+        }
         self.ahead = ahead
         guard let end = ahead.end else { return }
         // Finished when the server has taken the last frame: heard within what its sink holds —

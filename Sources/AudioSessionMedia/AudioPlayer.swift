@@ -72,6 +72,8 @@ public final class AudioPlayer: @unchecked Sendable {
     /// Near the end: the frame last heard and since when (AudioPlayer+WriteAhead).
     var lastHeard: (frames: Int, since: UInt64)?
     var playing = false
+    /// `isMetering` (the source's or the write-ahead's own flag follows it).
+    var metering = true
     private var interruptedWhilePlaying = false
     private var lostWhilePlaying = false
     private var forwarder: NotificationForwarder?
@@ -165,8 +167,15 @@ public final class AudioPlayer: @unchecked Sendable {
     }
 
     /// Per channel, the average and peak power of what it played since the last call, in dBFS
-    /// (a full-scale sine is 0; −160 for silence).
+    /// (a full-scale sine is 0; −160 for silence; with `isMetering` off, nothing is measured).
     public func takeLevels() -> [(average: Double, peak: Double)] { queue.sync { levels() } }
+
+    /// Whether what it plays is metered for `takeLevels()` (on unless turned off: AVAudioPlayer
+    /// turns it on with `isMeteringEnabled` only, since measuring costs CPU on every block).
+    public var isMetering: Bool {
+        get { queue.sync { metering } }
+        set { queue.sync { meter(newValue) } }
+    }
 
     /// Opens its output (the sound server's stream, paused) so that `play()` starts at once.
     public func prepare() throws(MediaError) {
@@ -272,7 +281,7 @@ public final class AudioPlayer: @unchecked Sendable {
         halt(nil)
         if ahead != nil {  // the source is at the end heard: nothing to settle
             ahead = nil
-            source.metering = true
+            source.metering = metering
             closeOutput()
         }
         if let error = source.decodeError {

@@ -71,14 +71,23 @@ package final class PulseOutput: @unchecked Sendable {
     }
 
     /// Appends `samples`; or writes them over the last `replacingLast` frames written (those not
-    /// played yet are heard as the new ones).
-    package func write(_ samples: ArraySlice<Float>, replacingLast frames: Int = 0) {
+    /// played yet are heard as the new ones). With `askingTime`, the stream's clock is asked for in
+    /// the same breath (`askTime`): libpulse's thread woken once for both, not twice.
+    package func write(_ samples: ArraySlice<Float>, replacingLast frames: Int = 0, askingTime: Bool = false) {
         let offset = -Int64(frames * channels * MemoryLayout<Float>.size)
         client.connection.locked {
             _ = samples.withUnsafeBytes { bytes in
                 pa_stream_write(stream, bytes.baseAddress, bytes.count, nil, offset, PA_SEEK_RELATIVE)
             }
+            if askingTime { askTimeLocked() }
         }
+    }
+
+    /// Asks for the server's clock of the stream; read from its answer on (`heardFramesAsReported`).
+    package func askTime() { client.connection.locked { askTimeLocked() } }
+
+    private func askTimeLocked() {
+        if let operation = pa_stream_update_timing_info(stream, nil, nil) { pa_operation_unref(operation) }
     }
 
     /// Pauses (true) or resumes the stream where it was.
@@ -99,11 +108,19 @@ package final class PulseOutput: @unchecked Sendable {
         client.connection.locked {
             // The server's word is asked for each time and read the next (a tick later); between
             // them the clock is interpolated (libpulse's automatic updates woke its thread more).
-            if let operation = pa_stream_update_timing_info(stream, nil, nil) { pa_operation_unref(operation) }
-            var microseconds: pa_usec_t = 0
-            guard pa_stream_get_time(stream, &microseconds) >= 0 else { return nil }
-            return Int(microseconds * UInt64(sampleRate) / 1_000_000)
+            askTimeLocked()
+            return heardLocked()
         }
+    }
+
+    /// As `heardFrames`, from the server's last report, without asking again (a player's tick
+    /// asks with its write: `write(_:replacingLast:askingTime:)`).
+    package var heardFramesAsReported: Int? { client.connection.locked { heardLocked() } }
+
+    private func heardLocked() -> Int? {
+        var microseconds: pa_usec_t = 0
+        guard pa_stream_get_time(stream, &microseconds) >= 0 else { return nil }
+        return Int(microseconds * UInt64(sampleRate) / 1_000_000)
     }
 
     /// What the sink held at the server's last timing report, in frames (0 before it): heard

@@ -60,15 +60,26 @@ package final class SampleOutput: @unchecked Sendable {
     }
 
     /// A server's stream: `samples` over the last `frames` written (what of them is not heard
-    /// yet is heard as the new ones; PulseOutput).
+    /// yet is heard as the new ones), and the server's clock asked for with them (PulseOutput).
     package func write(_ samples: [Float], replacingLast frames: Int) {
-        if case .server(let stream) = kind { stream.write(samples[...], replacingLast: frames) }
+        if case .server(let stream) = kind { stream.write(samples[...], replacingLast: frames, askingTime: true) }
     }
 
-    /// A server stream's frames heard since it began (PulseOutput); nil otherwise.
+    /// A server stream's frames heard since it began, its clock asked for again (PulseOutput); nil otherwise.
     package var heardFrames: Int? {
         if case .server(let stream) = kind { return stream.heardFrames }
         return nil
+    }
+
+    /// A server stream's frames heard since it began, from its last report (PulseOutput); nil otherwise.
+    package var heardFramesAsReported: Int? {
+        if case .server(let stream) = kind { return stream.heardFramesAsReported }
+        return nil
+    }
+
+    /// A server's stream: its clock asked for (read by `heardFramesAsReported` from its answer on).
+    package func askTime() {
+        if case .server(let stream) = kind { stream.askTime() }
     }
 
     /// A server's stream: what its sink held at the server's last report, in frames (else 0).

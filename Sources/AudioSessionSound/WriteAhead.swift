@@ -19,6 +19,10 @@ package struct WriteAhead {
     private var marks: [(index: Int, mark: PlaybackSource.Mark)] = []
     private var slices: [(end: Int, meter: PowerMeter)] = []
     private var heardMeter: PowerMeter
+    /// Whether blocks written are metered (AVAudioPlayer meters only with `isMeteringEnabled`:
+    /// the meter was a twentieth of a player's CPU). Turned on, what is buffered is metered only
+    /// once it is written again (`rewrite`).
+    package var metering = true
 
     package init(channels: Int, sampleRate: Int) {
         self.channels = channels
@@ -31,7 +35,7 @@ package struct WriteAhead {
         guard end == nil, count > 0 else { return [] }
         marks.append((written, source.mark()))
         let samples = source.next(count)
-        meter(samples, from: written)
+        if metering { meter(samples, from: written) }
         written += samples.count / channels
         if source.isAtEnd { end = written }
         return samples

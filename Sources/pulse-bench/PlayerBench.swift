@@ -157,6 +157,7 @@ enum PlayerBench {
         let rssBefore = residentBytes()
         let cpuBefore = cpuSeconds()
         let player = try AudioPlayer(contentsOf: path, session: session, endpoint: .soundServer(address))
+        player.isMetering = false  // as AVAudioPlayer's until isMeteringEnabled (paplay measures nothing)
         try player.play()
         usleep(UInt32(seconds * 1_000_000))
         let grown = residentBytes() - rssBefore

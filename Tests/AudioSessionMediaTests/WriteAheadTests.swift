@@ -108,4 +108,21 @@ import Testing
         #expect(early[0].peak < -20, "the first 960 frames peak at 0.02: \(early[0].peak) dBFS")
         #expect(late[0].peak > -1, "the rest peaks near 0.96: \(late[0].peak) dBFS")
     }
+
+    @Test("SO2: metering off, nothing written is measured; turned on, what is written again from the frame heard is")
+    func meteringOnlyWhenAsked() throws {
+        let path = try rampFile(frames: 10_000)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var source = try self.source(path)
+        var ahead = WriteAhead(channels: 2, sampleRate: 48_000)
+        ahead.metering = false
+        _ = ahead.append(9_600, from: &source)
+        ahead.hear(upTo: 4_800)
+        #expect(ahead.takeLevels()[0].peak == -160, "heard with metering off: nothing measured")
+        ahead.metering = true
+        _ = ahead.rewrite(from: ahead.heard, ahead: 4_800, &source) { _ in }
+        ahead.hear(upTo: 9_600)
+        let levels = ahead.takeLevels()
+        #expect(levels[0].peak > -1, "written again and heard, metered: the ramp's 0.96 at \(levels[0].peak) dBFS")
+    }
 }

@@ -85,4 +85,27 @@ extension WriteAheadServerTests {
         try player.play()
         #expect(eventually(within: 3) { finished.withLock { $0 } }, "\(kind): no .finished, currentTime \(player.currentTime)")
     }
+
+    /// AVAudioPlayer meters only with `isMeteringEnabled` (measuring every block cost CPU):
+    /// turned on while 1.5 s are written ahead unmeasured, its meters read the sound at once.
+    @Test("Metering turned on while playing: the meters read what is heard within 200 ms", arguments: ServerKind.allCases)
+    func meteringTurnedOn(_ kind: ServerKind) throws {
+        let (pulse, arbiter, backend) = try RealServerTests.start(kind)
+        defer { backend.close(); pulse.stop() }
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        defer { music.close() }
+        try music.setCategory(.playback)
+        let player = try AudioPlayer(
+            contentsOf: PlaybackLevelTests.tone(pulse, seconds: 4, amplitude: 0.5, name: "tone"), session: music,
+            endpoint: .soundServer(pulse.server))
+        player.isMetering = false
+        try player.play()
+        usleep(500_000)
+        #expect(player.takeLevels().first?.peak == -160, "\(kind): metered with metering off")
+        player.isMetering = true
+        usleep(200_000)
+        let peak = player.takeLevels().first?.peak ?? -160
+        #expect(abs(peak - 20 * log10(0.5)) < 1, "\(kind): peak \(peak) dBFS 200 ms after metering was turned on (−6.02)")
+        player.stop()
+    }
 }
