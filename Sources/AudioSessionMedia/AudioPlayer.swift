@@ -224,6 +224,7 @@ public final class AudioPlayer: @unchecked Sendable {
             throw error
         }
         playing = true
+        lastHeard = nil  // the server's clock stood during the pause: not a stand near the end
         ticker.period = ahead != nil ? Self.serverTick : Ticker.interval
         ticker.start { [weak self] in self?.tick() }
         tell(event)
