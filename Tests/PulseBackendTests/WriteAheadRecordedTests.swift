@@ -63,12 +63,8 @@ struct WriteAheadRecordedTests {
             _ = try pulse.pactl(["suspend-sink", "speaker", "1"])
             _ = try pulse.pactl(["suspend-sink", "speaker", "0"])
         }
-        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        let (music, player) = try WriteAheadServerTests.player(of: 3, pulse, arbiter)
         defer { music.close() }
-        try music.setCategory(.playback)
-        let player = try AudioPlayer(
-            contentsOf: PlaybackLevelTests.tone(pulse, seconds: 3, amplitude: 0.5, name: "tone"), session: music,
-            endpoint: .soundServer(pulse.server))
         player.isMetering = false
         let finished = Mutex<UInt64?>(nil)
         player.eventHandler = { event in

@@ -1,5 +1,6 @@
 import AudioSession
 import AudioSessionMedia
+import AudioSessionRuntime
 import Foundation
 import Synchronization
 import Testing
@@ -13,6 +14,17 @@ struct WriteAheadServerTests {
     /// Seconds since `start` (a monotonic time in nanoseconds).
     static func since(_ start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 
+    /// A music app's session (playback) and its player of a 440 Hz tone at −6 dBFS, `seconds`
+    /// long, on the fixture's server.
+    static func player(of seconds: Double, _ pulse: PulseFixture, _ arbiter: Arbiter) throws -> (AudioSession, AudioPlayer) {
+        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        try music.setCategory(.playback)
+        let player = try AudioPlayer(
+            contentsOf: PlaybackLevelTests.tone(pulse, seconds: seconds, amplitude: 0.5, name: "tone"), session: music,
+            endpoint: .soundServer(pulse.server))
+        return (music, player)
+    }
+
     @Test(
         "Its own volume heard within 100 ms, currentTime the frame heard, a seek heard at once, .finished when the end is heard",
         arguments: ServerKind.allCases)
@@ -21,12 +33,8 @@ struct WriteAheadServerTests {
         defer { backend.close(); pulse.stop() }
         let monitor = try pulse.recordMonitor(of: "speaker")
         defer { monitor.stop() }
-        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        let (music, player) = try Self.player(of: 4, pulse, arbiter)
         defer { music.close() }
-        try music.setCategory(.playback)
-        let player = try AudioPlayer(
-            contentsOf: PlaybackLevelTests.tone(pulse, seconds: 4, amplitude: 0.5, name: "tone"), session: music,
-            endpoint: .soundServer(pulse.server))
         let finished = Mutex<UInt64?>(nil)
         player.eventHandler = { event in
             if event == .finished { finished.withLock { $0 = DispatchTime.now().uptimeNanoseconds } }
@@ -68,12 +76,8 @@ extension WriteAheadServerTests {
     func pausedAndPlayedAgain(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try RealServerTests.start(kind)
         defer { backend.close(); pulse.stop() }
-        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        let (music, player) = try Self.player(of: 2, pulse, arbiter)
         defer { music.close() }
-        try music.setCategory(.playback)
-        let player = try AudioPlayer(
-            contentsOf: PlaybackLevelTests.tone(pulse, seconds: 2, amplitude: 0.5, name: "tone"), session: music,
-            endpoint: .soundServer(pulse.server))
         let finished = Mutex(false)
         player.eventHandler = { event in if event == .finished { finished.withLock { $0 = true } } }
         for _ in 0..<3 {
@@ -92,12 +96,8 @@ extension WriteAheadServerTests {
     func meteringTurnedOn(_ kind: ServerKind) throws {
         let (pulse, arbiter, backend) = try RealServerTests.start(kind)
         defer { backend.close(); pulse.stop() }
-        let music = AudioSession(appID: "music", capabilities: .backgroundAudio, transport: .inProcess(arbiter))
+        let (music, player) = try Self.player(of: 4, pulse, arbiter)
         defer { music.close() }
-        try music.setCategory(.playback)
-        let player = try AudioPlayer(
-            contentsOf: PlaybackLevelTests.tone(pulse, seconds: 4, amplitude: 0.5, name: "tone"), session: music,
-            endpoint: .soundServer(pulse.server))
         player.isMetering = false
         try player.play()
         usleep(500_000)
