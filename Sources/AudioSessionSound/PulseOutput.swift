@@ -1,4 +1,5 @@
 import CPulse
+import Dispatch
 
 /// A playback stream on a sound server, tagged with the app's id (`audiosession.app`) so the
 /// daemon's backend places it on the session's route and applies the session's gain.
@@ -8,6 +9,8 @@ package final class PulseOutput: @unchecked Sendable {
     private var stream: OpaquePointer { client.stream }
     package let channels: Int
     private let sampleRate: Int
+    /// Since the stream ran dry (`bufferedSeconds`): when it was first seen so, and what the sink held.
+    private var dry: (at: UInt64, held: Double)?
 
     /// What asks the server for echo cancellation on a stream (PulseAudio's module-filter-heuristics
     /// makes it a request, module-filter-apply loads module-echo-cancel for it; a server without
@@ -60,6 +63,7 @@ package final class PulseOutput: @unchecked Sendable {
                 pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue), &volume,
                 nil)
         }
+        askTime()  // the first report, there by the first tick's `bufferedSeconds`
     }
 
     /// How many frames the server takes now.
@@ -132,9 +136,28 @@ package final class PulseOutput: @unchecked Sendable {
         }
     }
 
-    /// Seconds of audio written but not played yet.
+    /// Seconds of audio written but not played yet: what the server and its sink hold, from the
+    /// server's last report (asked for again each time, and once when the stream is made; libpulse
+    /// counts what was written since). No report was ever asked for before, so it read 0: a system
+    /// sound's stream was let go as soon as its last frame was written, and the last 70–80 ms the
+    /// server held were never heard; a queue's stop and its underruns came as early.
+    ///
+    /// Run dry (the server's queue empty, the stream no longer playing), what is left is what the
+    /// sink held when that was first reported, less the time since: PulseAudio goes on reporting
+    /// its sink's whole latency for a stream with nothing left, so the latency never fell to 0 and
+    /// a stopping queue or a system sound would have waited for good.
     package var bufferedSeconds: Double {
         client.connection.locked {
+            askTimeLocked()
+            if let info = pa_stream_get_timing_info(stream)?.pointee, info.playing == 0,
+                info.write_index <= info.read_index, pa_stream_is_corked(stream) != 1
+            {
+                let now = DispatchTime.now().uptimeNanoseconds
+                let since = dry ?? (now, Double(info.sink_usec) / 1_000_000)
+                dry = since
+                return max(0, since.held - Double(now - since.at) / 1e9)
+            }
+            dry = nil
             var latency: pa_usec_t = 0
             var negative: Int32 = 0
             guard pa_stream_get_latency(stream, &latency, &negative) >= 0 else { return 0 }

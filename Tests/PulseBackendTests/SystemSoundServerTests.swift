@@ -57,4 +57,32 @@ struct SystemSoundServerTests {
         #expect(eventually { log().contains("completed 2") }, "\(kind): its completion: \(log())")
         try desktop.system(.systemSession(.call, begin: false))
     }
+
+    /// Its stream was let go as soon as its last frame was written: what the server still held of
+    /// it (up to the stream's 150 ms buffer) was never heard. (`bufferedSeconds` read 0 on every
+    /// server stream: the server's timing was never asked for.)
+    @Test(
+        "SO6: a system sound is heard whole before its completion (0.8 s click, recorded sample by sample)",
+        arguments: ServerKind.allCases)
+    func heardWhole(_ kind: ServerKind) throws {
+        let desktop = try PlayersBridgeTests.Desktop(kind)
+        defer { desktop.stop() }
+        let recording = try WriteAheadRecordedTests.Recording(desktop.server)
+        if kind == .pulseaudio {  // an idle null sink renders 2 s of silence ahead: restarted at the recording's latency
+            _ = try desktop.server.pactl(["suspend-sink", "speaker", "1"])
+            _ = try desktop.server.pactl(["suspend-sink", "speaker", "0"])
+        }
+        let executable = try AudioQueueServerTests.cProgram("sound-app")
+        desktop.extraEnvironment = ["AUDIOSESSION_SOCKET": desktop.daemon.socket, "AUDIOSESSION_APP_ID": "game"]
+        _ = try desktop.start([executable, "play", desktop.server.directory, "1"], log: "sound.log")
+        let log = { desktop.log("sound.log") }
+        #expect(eventually { log().contains("completed 1") }, "\(kind): its completion: \(log())")
+        usleep(300_000)  // what the monitor still had
+        let levels = WriteAheadRecordedTests.levels(recording.stop())
+        let onset = try #require(levels.firstIndex { $0 > -20 }, "\(kind): the click was not heard")
+        let last = try #require(levels.lastIndex { $0 > -40 })
+        let heardFor = Double(last - onset + 1) / 100
+        print("\(kind): the 0.8 s click heard for \(heardFor) s")
+        #expect(abs(heardFor - 0.8) < 0.03, "\(kind): the 0.8 s click was heard for \(heardFor) s")
+    }
 }
