@@ -37,6 +37,7 @@ let package = Package(
         .executable(name: "audiosession-multicall", targets: ["audiosession-multicall"]),
         .executable(name: "audiosessiond", targets: ["audiosessiond"]),
         .executable(name: "audiosession-players", targets: ["audiosession-players"]),
+        .executable(name: "audiosession-live", targets: ["audiosession-live"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -231,6 +232,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `audiosession live`: a local web page of a running daemon, on swift-nio's HTTP/1.1 codec
+        // (the daemon's own dependency: the web server adds no package and is in no other binary).
+        .executableTarget(
+            name: "audiosession-live",
+            dependencies: [
+                "AudioSession", "AudioSessionWire", "AudioSessionModel",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
         // README "Two apps": a music player and a call-like app, against a daemon.
         .executableTarget(
             name: "music-player", dependencies: ["AudioSession"], path: "Examples/MusicPlayer", swiftSettings: strict),
@@ -335,6 +349,8 @@ let package = Package(
             swiftSettings: strict),
         // The layers: imports per module, and which binaries carry NIO (reads Sources/ and .build/).
         .testTarget(name: "LayeringTests", swiftSettings: strict),
+        // The live view's HTTP server, as a client on a socket sees it (scripts/test-live then runs the page in a browser).
+        .testTarget(name: "LiveViewTests", dependencies: ["audiosession-live"], swiftSettings: strict),
         .testTarget(
             name: "ScenariosTests", dependencies: ["Scenarios", "AudioSessionModel", "AudioSessionEngine"], exclude: ["Timeline"],
             swiftSettings: strict),

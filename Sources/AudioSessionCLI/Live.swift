@@ -1,13 +1,13 @@
 import ArgumentParser
 import FoundationEssentials
 
-/// `audiosession live`: a local web page of a running daemon, served by `audiosession-live`
-/// (Tools/LiveView, on Hummingbird, a package of its own so no HTTP server is in the daemon).
+/// `audiosession live`: a local web page of a running daemon, served by `audiosession-live` (a
+/// binary of its own, so that no HTTP server is in the daemon or the command).
 struct Live: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve a live web page of a running daemon: device, apps, routes and a timeline of events.",
         discussion: """
-            Runs audiosession-live, built with `swift build --package-path Tools/LiveView`. It connects as a \
+            Runs audiosession-live (built by `swift build` beside this command). It connects as a \
             monitor and serves http://127.0.0.1:8042/ (loopback only unless --host says otherwise: the page \
             shows every app's pid and uid); events are pushed to the page as they happen.
             """)
@@ -25,11 +25,11 @@ struct Live: ParsableCommand {
     var exitWithDaemon = false
 
     func run() throws {
-        guard let tool = ExternalTool.find("audiosession-live", package: "Tools/LiveView") else {
+        guard let tool = ExternalTool.find("audiosession-live") else {
             printError(
                 """
-                audiosession live: the live view is not built. It uses Hummingbird, kept out of the main build:
-                  swift build --package-path Tools/LiveView
+                audiosession live: audiosession-live is neither beside this command nor on PATH; build it with
+                  swift build --product audiosession-live
                 """)
             throw ExitCode(2)
         }

@@ -65,10 +65,11 @@ struct Port: ParsableCommand {
     static func assistant() -> String? { ExternalTool.find("audiosession-port", package: "Tools/PortingAssistant") }
 }
 
-/// A tool built in a package of its own (to keep its heavy dependency out of the main build):
-/// beside this executable (an installation), on PATH, or in the repository's package build.
+/// A tool in a binary of its own: beside this executable (an installation, or this package's
+/// build), on PATH, or — for one in a package of its own, to keep its heavy dependency out of the
+/// main build (`package`) — in that package's build in the repository.
 enum ExternalTool {
-    static func find(_ name: String, package: String) -> String? {
+    static func find(_ name: String, package: String? = nil) -> String? {
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var candidates = [me.deletingLastPathComponent().appendingPathComponent(name).path]
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
@@ -78,7 +79,9 @@ enum ExternalTool {
         let repository = me.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         for configuration in ["debug", "release"] {
-            candidates.append(repository.appendingPathComponent("\(package)/.build/\(configuration)/\(name)").path)
+            if let package {
+                candidates.append(repository.appendingPathComponent("\(package)/.build/\(configuration)/\(name)").path)
+            }
         }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }

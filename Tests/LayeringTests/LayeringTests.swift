@@ -58,14 +58,16 @@ struct LayeringTests {
         ],
         // P4: the daemon's question to the desktop's notification server (sd-bus through dlopen).
         "DesktopNotifications": ["CDesktopNotifications", "AudioSessionModel", "AudioSessionRuntime"],
+        // `audiosession live`: a monitor of the daemon (the client) serving its web page.
+        "audiosession-live": ["AudioSession", "AudioSessionWire", "AudioSessionModel"],
     ]
 
     /// Modules that only the daemon's side may import.
     static let daemonOnly: Set<String> = ["NIOCore", "NIOPosix", "ServiceLifecycle", "AudioSessionDaemon"]
     /// The daemon's side: the modules that may import them (the command starts private daemons
-    /// and runs the soak's load; it is no app).
+    /// and runs the soak's load; the live view serves its page with NIO's HTTP codec; neither is an app).
     static let daemonSide: Set<String> = [
-        "AudioSessionDaemon", "AudioSessionConfiguration", "AudioSessionDaemonCLI", "AudioSessionCLI",
+        "AudioSessionDaemon", "AudioSessionConfiguration", "AudioSessionDaemonCLI", "AudioSessionCLI", "audiosession-live",
     ]
 
     /// `(module, import, modifier)` for every import line of a module's sources.

@@ -14,6 +14,9 @@ actor EventFeed {
     private var stopped = false
 
     static let stoppedMessage = "event: stopped\ndata: the live view stopped\n\n"
+    /// What a stream begins with: the delay a browser would wait before connecting again is an
+    /// hour (a page whose stream ended because the live view stopped does not hammer it).
+    static let openingMessage = "retry: 3600000\n: connected\n\n"
 
     func add(sequence: UInt64, time: UInt64, app: AppID, text: String) {
         let received = UInt64(Date().timeIntervalSince1970 * 1000)
@@ -34,11 +37,12 @@ actor EventFeed {
 
     func historyJSON() -> String { "[" + history.map(\.line).joined(separator: ",") + "]" }
 
-    /// A page's stream, starting with the kept events after sequence `after` (none when nil);
+    /// A page's stream, starting (after its opening) with the kept events after sequence `after` (none when nil);
     /// once the live view stops, one that says so and ends.
     func subscribe(after: UInt64? = nil) -> (AsyncStream<String>, Int) {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1000))
         nextListener += 1
+        continuation.yield(Self.openingMessage)
         if let after {
             for event in history where event.sequence > after { continuation.yield("data: \(event.line)\n\n") }
         }

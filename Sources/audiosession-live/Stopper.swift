@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import ServiceLifecycle
 import Synchronization
 
 /// How the live view stops. The first SIGINT or SIGTERM (or the daemon's going away, with
@@ -14,16 +13,16 @@ final class Stopper: Sendable {
     }
 
     private let feed: EventFeed
-    private let group: ServiceGroup
+    private let server: PageServer
     private let deadline: Double
     private let requests = Mutex<[Reason]>([])
     private let queue = DispatchQueue(label: "audiosession-live.signals")
     /// Made once and resumed once, by `handleSignals()`; kept so they live as long as the stopper.
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 
-    init(feed: EventFeed, group: ServiceGroup, deadline: Double = 0.9) {
+    init(feed: EventFeed, server: PageServer, deadline: Double = 0.9) {
         self.feed = feed
-        self.group = group
+        self.server = server
         self.deadline = deadline
         let queue = queue
         sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
@@ -51,10 +50,10 @@ final class Stopper: Sendable {
             return
         }
         let feed = feed
-        let group = group
+        let server = server
         Task {
             await feed.stopAll()
-            await group.triggerGracefulShutdown()
+            server.shutdown()
         }
         queue.asyncAfter(deadline: .now() + deadline) {
             FileHandle.standardError.write(Data("audiosession live: the server did not stop in time; exiting\n".utf8))
