@@ -96,7 +96,7 @@ struct Live: AsyncParsableCommand {
                         await feed.end(id)
                     }
                 }
-                return .stream(type: "text/event-stream", stream) { _ in await feed.unsubscribe(id) }
+                return .stream(type: "text/event-stream", stream) { await feed.unsubscribe(id) }
             },
         ]
     }

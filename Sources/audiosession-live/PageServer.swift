@@ -21,8 +21,8 @@ final class PageServer: Sendable {
 
     enum Answer: Sendable {
         case whole(HTTPResponseStatus, type: String, body: String)
-        /// Written as it comes; `ended` is told whether the page went away before the stream ended.
-        case stream(type: String, AsyncStream<String>, ended: @Sendable (_ pageGone: Bool) async -> Void)
+        /// Written as it comes; `ended` is called once it has ended, or the page went away.
+        case stream(type: String, AsyncStream<String>, ended: @Sendable () async -> Void)
     }
 
     typealias Route = @Sendable (Request) async -> Answer
@@ -122,10 +122,10 @@ final class PageServer: Sendable {
                 for await text in stream { try await outbound.write(.body(.byteBuffer(ByteBuffer(string: text)))) }
                 try await outbound.write(.end(nil))
             } catch {
-                await ended(true)
+                await ended()
                 throw error
             }
-            await ended(false)
+            await ended()
         }
     }
 
