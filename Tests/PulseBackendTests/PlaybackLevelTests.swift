@@ -115,6 +115,12 @@ struct PlaybackLevelTests {
         defer { backend.close(); pulse.stop() }
         let phones = try pulse.load(sink: "phones", "device.form_factor=headphone")
         #expect(eventually { backend.pluggedAccessories["phones"] == .headphones })
+        if kind == .pipewire {
+            // WirePlumber does not always make a newly loaded null sink the default, headphones or
+            // not (once in a fresh clone the route stayed the speaker for 10 s, the daemon polling
+            // the default each second): the desktop's choice is made here, as a user would.
+            try pulse.pactl(["set-default-sink", "phones"])
+        }
         let phonesMonitor = try pulse.recordMonitor(of: "phones")
         defer { phonesMonitor.stop() }
         let speakerMonitor = try pulse.recordMonitor(of: "speaker")
