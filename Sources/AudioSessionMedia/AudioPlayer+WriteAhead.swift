@@ -1,26 +1,31 @@
 import AudioSessionSound
 import Dispatch
 
-/// SO2's cost on a sound server: the player writes 1.5 s ahead and is woken twice a
-/// second, as paplay is (each wake-up — its thread's, the client library's — cost more than its
-/// samples did when it wrote 40 ms at a time; at 250 ms and 1 s ahead, `pulse-bench` measured
-/// 3.4–3.7 ms of CPU per second of audio, at 500 ms and 1.5 s 2.7–2.9). A change rewrites up to
-/// 1.5 s (a few ms of decoding): a fade is best asked of `setVolume(_:fadeDuration:)` at once,
-/// not as a volume set from a timer. What it wrote is kept as marks (`WriteAhead`), so
-/// that its own volume, fade, pan, rate, loops and position are still heard at once: what is
-/// buffered and not heard yet is written again over the old, from the frame being heard. A pause
-/// or the daemon's duck was never delayed by the buffer (the stream is corked or set on the server).
+/// SO2's cost on a sound server: the player is fed as the server asks, as paplay is. The server
+/// keeps 2 s queued and asks once half a second of it is free (its request wakes the player's
+/// thread: `ServerRequests`); the sink runs as far ahead as it likes, so it wakes the client
+/// library's thread about once a second (made to run 0.1 s ahead, it did every 95 ms: 2× paplay's
+/// CPU in `pulse-bench --player`). A change rewrites what is written past the frame heard — up
+/// to the sink's latency and the 2 s queued (a few ms of decoding): a fade is best asked of
+/// `setVolume(_:fadeDuration:)` at once, not as a volume set from a timer. What it wrote is kept
+/// as marks (`WriteAhead`), so that its own volume, fade, pan, rate, loops and position are still
+/// heard at once: what is buffered and not heard yet is written again over the old, from the
+/// frame being heard (the server rewinds its sink for it). A pause or the daemon's duck was never
+/// delayed by the buffer (the stream is corked or set on the server).
 extension AudioPlayer {
-    /// How often the player tops its stream up, and how far ahead of what is heard it writes.
-    static let serverTick = DispatchTimeInterval.milliseconds(500)
-    static let serverAhead = 1.5
-    /// What the server is asked to keep for the stream's latency (it plays what is written past
-    /// it). Its sink runs about half of it ahead when the player is alone on it, and wakes the
-    /// client library's thread that often (every 95 ms). At 1 s, `pulse-bench --player` measured
-    /// 0.3–0.45 ms of CPU per second less, but on PulseAudio the server's clock then read ahead of
-    /// the sound (`currentTime` 1.34 s 1.2 s after play()) and `.finished` came before the end:
-    /// not taken.
-    static let serverBuffer = 0.2
+    /// How often the player looks at its stream when the server asks nothing (the end of the
+    /// sound, a stream that stands), and how far ahead of what is heard it writes at least.
+    static let serverTick = DispatchTimeInterval.seconds(1)
+    static let serverAhead = 3.0
+    /// What the server keeps queued for the stream (it asks for more once `serverRequest` of it
+    /// is free): paplay's 2 s. The sink's latency is left to the sink (paplay's too), so it
+    /// wakes the client library's thread about once a second; asked to adjust it (half the
+    /// buffer) at 0.2 s, it did every 95 ms, and the player cost 2× paplay's CPU.
+    static let serverBuffer = 2.0
+    static let serverRequest = 0.5
+    /// Frames decoded and written at a time: one block of the client library's shared memory
+    /// (64 KiB of stereo floats), and below malloc's threshold for mapping fresh pages.
+    static let writePiece = 8_192
 
     /// Frames written ahead of what is heard: the stream topped up to this.
     var aheadFrames: Int { Int(Self.serverAhead * Double(sampleRate)) }
@@ -41,17 +46,18 @@ extension AudioPlayer {
         source.metering = false
     }
 
-    /// `isMetering` set: on a server's stream, what is buffered is written again to be metered
-    /// as it is heard (turned on while playing, the meters read the sound at once, not 1.5 s later).
+    /// `isMetering` set: on a server's stream, what is buffered is decoded again to be metered
+    /// as it is heard (turned on while playing, the meters read the sound at once, not seconds later).
     func meter(_ on: Bool) {
         guard on != metering else { return }
         metering = on
-        guard ahead != nil else {
+        guard case (var ahead, _)? = heardAhead() else {
             source.metering = on
             return
         }
-        ahead?.metering = on
-        if on { change { _ in } }
+        ahead.metering = on
+        if on { ahead.meterBuffered(&source) }
+        self.ahead = ahead
     }
 
     /// The frame of the file being heard (on a server's stream; otherwise the next one written).
@@ -87,25 +93,38 @@ extension AudioPlayer {
         source.metering = metering
     }
 
-    /// A tick on a server's stream: the stream topped up to 1.5 s ahead; at the end of the
+    /// A tick on a server's stream (the server asked, or a second passed): the stream topped up
+    /// to what the server asks and 3 s past what is heard; at the end of the
     /// sound, finished when its last frame is heard (a tick is set for then).
     func tickAhead() {
         guard case (var ahead, let output)? = heardAhead(asking: false) else { return }
-        let due = ahead.heard + aheadFrames - ahead.written
-        // play() → first sample: 100 ms first, the rest 20 ms later (decoding 1.5 s took ~3 ms).
+        // What the server asks for (its buffer topped up), and at least `serverAhead` past
+        // what is heard; a request's worth at a time, not a few frames each time.
+        let due = max(ahead.heard + aheadFrames - ahead.written, output.writableFrames)
         if ahead.written == 0, ahead.end == nil {
-            output.write(ahead.append(sampleRate / 10, from: &source), replacingLast: 0)
-            self.ahead = ahead
-            return ticker.nudge(after: .milliseconds(20))
-        }
-        // A third of it at a time (a tick's worth), not a few frames each time.
-        if ahead.end == nil, due >= aheadFrames / 3 {
+            // The first buffer in one write (decoding 2 s takes ~2 ms): the sink, running far
+            // ahead, takes what it is given at once, and a stream that ran dry after a first
+            // short piece had the server rewind and render it again and again.
             output.write(ahead.append(due, from: &source), replacingLast: 0)
+        } else if ahead.end == nil, due >= Int(Self.serverRequest * Double(sampleRate)) / 2 {
+            var left = due
+            while left > 0, ahead.end == nil {
+                let piece = min(left, Self.writePiece)
+                output.write(ahead.append(piece, from: &source), replacingLast: 0, askingTime: left == piece)
+                left -= piece
+            }
         } else {
             output.askTime()  // asked with the write otherwise
         }
+        guard let end = ahead.end else {
+            self.ahead = ahead
+            return
+        }
+        if !ahead.endTriggered {
+            ahead.endTriggered = true
+            output.trigger()  // a sound shorter than the server's buffer starts; a longer one plays on
+        }
         self.ahead = ahead
-        guard let end = ahead.end else { return }
         if let due = finishDue(end: end, heard: ahead.heard, sinkHolds: output.sinkLatencyFrames) {
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < due else {

@@ -234,7 +234,8 @@ public final class AudioPlayer: @unchecked Sendable {
         if let output { return output }
         let opened = try SampleOutput(
             endpoint: endpoint, app: session.appID.rawValue, role: session.streamRole, channels: channels,
-            sampleRate: sampleRate, bufferDuration: session.ioBufferDuration, minimumBuffer: Self.serverBuffer)
+            sampleRate: sampleRate, bufferDuration: session.ioBufferDuration,
+            requests: ServerRequests(buffer: Self.serverBuffer, request: Self.serverRequest) { [ticker] in ticker.tickSoon() })
         output = opened
         if !opened.isSimulated { writeAhead() }
         return opened

@@ -11,6 +11,8 @@ package final class PulseOutput: @unchecked Sendable {
     private let sampleRate: Int
     /// Since the stream ran dry (`bufferedSeconds`): when it was first seen so, and what the sink held.
     private var dry: (at: UInt64, held: Double)?
+    /// What the server's requests call (`requests`), kept until the callback is taken off.
+    private let handler: Unmanaged<RequestHandler>?
 
     /// What asks the server for echo cancellation on a stream (PulseAudio's module-filter-heuristics
     /// makes it a request, module-filter-apply loads module-echo-cancel for it; a server without
@@ -26,44 +28,69 @@ package final class PulseOutput: @unchecked Sendable {
     ///   - minimumBuffer: 150 ms for a stream fed by a 10 ms timer on a shared machine (a shorter one
     ///     ran dry under load: gaps heard in a recording of it while two builds ran); less for
     ///     AVAudioEngine's render thread on its absolute clock (EN9), whose sound starts that much
-    ///     later after `play()`. (`AudioPlayer` writes 1.5 s past it: the server keeps what is written.)
+    ///     later after `play()`. (`AudioPlayer` asks for its own: `requests`.)
     ///   - properties: more for the stream's proplist (`echoCancellation`).
     ///   - systemSound: SO6: the app's system sound, tagged `audiosession.system-sound` (not
     ///     `audiosession.app`): the daemon leaves it as it is, never ducked nor muted.
+    ///   - requests: fed as the server asks (a player), not on a clock of the writer's own: the
+    ///     buffer and request sizes are these, and the server's latency is left to the sink.
     package init(
         server: String?, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
         minimumBuffer: Double = 0.15, properties: [String: String] = [:],
-        systemSound: Bool = false
+        systemSound: Bool = false, requests: ServerRequests? = nil
     ) throws(MediaError) {
         self.channels = channels
         self.sampleRate = sampleRate
         let frameBytes = UInt32(channels * MemoryLayout<Float>.size)
-        let target = UInt32(max(bufferDuration * 2, minimumBuffer) * Double(sampleRate)) * frameBytes
+        let target = UInt32((requests?.buffer ?? max(bufferDuration * 2, minimumBuffer)) * Double(sampleRate)) * frameBytes
         // The server asks for more every 5 ms (its default, a quarter of the buffer, handed room out in
         // bursts: a queue's callbacks came three at once, then none for 30 ms), and starts playing
         // once 10 ms are there (its default, the whole buffer, held a queue's first sound for a second).
-        // (A player writing 1.5 s past the buffer is not asked at all: the server asks for room
-        // below the buffer only. A minreq of 100 ms for it saved nothing and held its first sound
-        // 8 ms longer.)
+        // (A player fed as the server asks, `requests`, has its own sizes.)
         let request = UInt32(0.005 * Double(sampleRate)) * frameBytes
         var attributes = pa_buffer_attr(
-            maxlength: UInt32.max, tlength: target, prebuf: 2 * request, minreq: request, fragsize: UInt32.max)
+            maxlength: UInt32.max, tlength: target, prebuf: requests == nil ? 2 * request : target,
+            minreq: requests.map { UInt32($0.request * Double(sampleRate)) * frameBytes } ?? request, fragsize: UInt32.max)
+        // Fed as the server asks: it starts once its buffer is full (a sink running far ahead took
+        // a first short piece at once, ran dry, and the server rewound it and rendered it again and
+        // again: a minute played in a second), or when told the end is written (`trigger`). Its
+        // latency is the sink's own (as paplay's), which then wakes this client about once a
+        // second, not every 95 ms (PA_STREAM_ADJUST_LATENCY set the sink to half the buffer).
+        let flags =
+            requests == nil
+            ? PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue : PA_STREAM_INTERPOLATE_TIMING.rawValue
+        let handler = requests.map { Unmanaged.passRetained(RequestHandler($0.onRequest)) }
+        self.handler = handler
         // An explicit volume: the server's saved per-role volume (which may hold a duck) is not restored onto it.
         var volume = pa_cvolume()
         pa_cvolume_set(&volume, UInt32(channels), PA_VOLUME_NORM)
-        client = try PulseClientStream(
-            server: server, client: app, name: systemSound ? "\(app) system sound" : "\(app) player",
-            spec: pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels)),
-            properties: (systemSound
-                ? ["audiosession.system-sound": app, "media.role": "event"] : ["audiosession.app": app, "media.role": role])
-                .merging(properties) { _, extra in extra }
-        ) { stream in
-            pa_stream_connect_playback(
-                stream, nil, &attributes,
-                pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue), &volume,
-                nil)
+        do {
+            client = try PulseClientStream(
+                server: server, client: app, name: systemSound ? "\(app) system sound" : "\(app) player",
+                spec: pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels)),
+                properties: (systemSound
+                    ? ["audiosession.system-sound": app, "media.role": "event"] : ["audiosession.app": app, "media.role": role])
+                    .merging(properties) { _, extra in extra }
+            ) { stream in
+                if let handler {
+                    pa_stream_set_write_callback(
+                        stream,
+                        { _, _, userdata in Unmanaged<RequestHandler>.fromOpaque(userdata!).takeUnretainedValue().call() },
+                        handler.toOpaque())
+                }
+                return pa_stream_connect_playback(stream, nil, &attributes, pa_stream_flags_t(rawValue: flags), &volume, nil)
+            }
+        } catch {
+            handler?.release()  // no stream: nothing will call it
+            throw error
         }
         askTime()  // the first report, there by the first tick's `bufferedSeconds`
+    }
+
+    deinit {
+        guard let handler else { return }
+        client.connection.locked { pa_stream_set_write_callback(stream, nil, nil) }
+        handler.release()
     }
 
     /// How many frames the server takes now.
@@ -96,6 +123,14 @@ package final class PulseOutput: @unchecked Sendable {
 
     /// Pauses (true) or resumes the stream where it was.
     package func cork(_ paused: Bool) { client.cork(paused) }
+
+    /// Starts playing what is written though the buffer is not full (the end of a sound shorter
+    /// than a stream's `requests` buffer).
+    package func trigger() {
+        client.connection.locked {
+            if let operation = pa_stream_trigger(stream, nil, nil) { pa_operation_unref(operation) }
+        }
+    }
 
     /// Drops what was written and not played yet (a seek: the new position is heard next).
     package func flush() {
@@ -164,4 +199,22 @@ package final class PulseOutput: @unchecked Sendable {
             return negative != 0 ? 0 : Double(latency) / 1_000_000
         }
     }
+}
+
+/// A stream fed as the server asks (`PulseOutput`'s `requests`): it keeps `buffer` seconds and
+/// asks once `request` seconds are free, calling `onRequest` on the client library's thread (its
+/// lock held: it must only wake the writer).
+package struct ServerRequests: Sendable {
+    package var buffer: Double
+    package var request: Double
+    package var onRequest: @Sendable () -> Void
+
+    package init(buffer: Double, request: Double, onRequest: @escaping @Sendable () -> Void) {
+        (self.buffer, self.request, self.onRequest) = (buffer, request, onRequest)
+    }
+}
+
+private final class RequestHandler: Sendable {
+    let call: @Sendable () -> Void
+    init(_ call: @escaping @Sendable () -> Void) { self.call = call }
 }

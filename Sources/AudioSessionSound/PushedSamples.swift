@@ -17,9 +17,11 @@ package final class SampleOutput: @unchecked Sendable {
     ///   - echoCancelled: asks the server for echo cancellation (SO5's VoiceProcessingIO).
     ///   - systemSound: SO6: a system sound, left as it is by the daemon; on the simulated device
     ///     into `<app>.system-sound.<port>.wav`.
+    ///   - requests: a server's stream fed as the server asks (`PulseOutput`); ignored by the files.
     package init(
         endpoint: AudioEndpoint, app: String, role: String, channels: Int, sampleRate: Int, bufferDuration: Double,
-        minimumBuffer: Double = 0.15, echoCancelled: Bool = false, systemSound: Bool = false
+        minimumBuffer: Double = 0.15, echoCancelled: Bool = false, systemSound: Bool = false,
+        requests: ServerRequests? = nil
     ) throws(MediaError) {
         self.channels = channels
         switch endpoint {
@@ -29,7 +31,7 @@ package final class SampleOutput: @unchecked Sendable {
                     server: server, app: app, role: role, channels: channels, sampleRate: sampleRate,
                     bufferDuration: bufferDuration, minimumBuffer: minimumBuffer,
                     properties: echoCancelled ? PulseOutput.echoCancellation : [:],
-                    systemSound: systemSound))
+                    systemSound: systemSound, requests: requests))
         case .files(let directory):
             kind = .files(
                 RenderedOutput(
@@ -60,9 +62,10 @@ package final class SampleOutput: @unchecked Sendable {
     }
 
     /// A server's stream: `samples` over the last `frames` written (what of them is not heard
-    /// yet is heard as the new ones), and the server's clock asked for with them (PulseOutput).
-    package func write(_ samples: [Float], replacingLast frames: Int) {
-        if case .server(let stream) = kind { stream.write(samples[...], replacingLast: frames, askingTime: true) }
+    /// yet is heard as the new ones), and the server's clock asked for with them unless told not
+    /// to (PulseOutput; a write in pieces asks with its last).
+    package func write(_ samples: [Float], replacingLast frames: Int, askingTime: Bool = true) {
+        if case .server(let stream) = kind { stream.write(samples[...], replacingLast: frames, askingTime: askingTime) }
     }
 
     /// A server stream's frames heard since it began, its clock asked for again (PulseOutput); nil otherwise.
@@ -94,6 +97,12 @@ package final class SampleOutput: @unchecked Sendable {
         case .server(let stream): stream.cork(paused)
         case .files(let files): if paused { files.pause() }
         }
+    }
+
+    /// A server's stream fed as the server asks plays what is written, its buffer full or not
+    /// (the end of the sound is written).
+    package func trigger() {
+        if case .server(let stream) = kind { stream.trigger() }
     }
 
     /// Drops what was written and not played yet.

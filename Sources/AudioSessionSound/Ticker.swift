@@ -48,6 +48,10 @@ package final class Ticker: @unchecked Sendable {
         clock.reschedule(period: period.nanoseconds, after: delay.nanoseconds)
     }
 
+    /// From any thread (a sound server's request, on the client library's thread): the next tick
+    /// comes at once, then one every period.
+    package func tickSoon() { clock.bringForward() }
+
     /// On the queue: no tick runs after it returns (one already waiting for the queue sees it stopped).
     package func stop() {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -83,6 +87,11 @@ private final class TickClock: Sendable {
             state.period = period
             state.next = DispatchTime.now().uptimeNanoseconds + delay
         }
+        wake.signal()
+    }
+
+    func bringForward() {
+        state.withLock { state in state.next = min(state.next, DispatchTime.now().uptimeNanoseconds) }
         wake.signal()
     }
 

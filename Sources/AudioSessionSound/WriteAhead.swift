@@ -1,6 +1,6 @@
 /// What a player wrote ahead of what is heard on a sound server's stream, and how to write it
-/// again (SO2's cost: a player woken twice a second writes 1.5 s ahead, as paplay writes far ahead,
-/// and is still heard at once when its own volume, pan, rate, loops or position change).
+/// again (SO2's cost: a player fed as the server asks is seconds ahead of what is heard, as
+/// paplay is, and is still heard at once when its own volume, pan, rate, loops or position change).
 ///
 /// Frames are counted from the stream's start, in the server's units of what was written and
 /// what was heard. For each block written it keeps where the source was (`PlaybackSource.Mark`),
@@ -14,6 +14,9 @@ package struct WriteAhead {
     package private(set) var end: Int?
     /// The last frame known to be heard.
     package private(set) var heard = 0
+    /// The stream was told to play once the end was written (a sound shorter than the server's
+    /// buffer); forgotten when the end is (`rewind`).
+    package var endTriggered = false
     private let channels: Int
     private let sliceFrames: Int
     private var marks: [(index: Int, mark: PlaybackSource.Mark)] = []
@@ -80,7 +83,7 @@ package struct WriteAhead {
         }
         marks.removeSubrange((last + 1)...)
         slices.removeAll { $0.end > from }
-        (written, end) = (from, nil)
+        (written, end, endTriggered) = (from, nil, false)
         return from
     }
 
@@ -99,6 +102,16 @@ package struct WriteAhead {
             written = before
         }
         return (samples, before - from)
+    }
+
+    /// Metering turned on while playing: what was written and is not heard yet is decoded again
+    /// from the frame heard and metered, not written again (it is the same sound; a rewrite made
+    /// the server rewind its sink, whose clock then stood for as long as the sink ran ahead, so
+    /// the meters read nothing for up to a second).
+    package mutating func meterBuffered(_ source: inout PlaybackSource) {
+        let before = written
+        let from = rewind(to: heard, &source)
+        _ = append(before - from, from: &source)
     }
 
     /// Slices of `samples` (written from `index` on) metered on their own.

@@ -2,7 +2,7 @@ import AudioSessionSound
 import Foundation
 import Testing
 
-/// SO2's cost on a sound server: what a player wrote 1.5 s ahead is written again from any
+/// SO2's cost on a sound server: what a player wrote seconds ahead is written again from any
 /// frame not heard yet as if the change had been made when that frame was made — sample for
 /// sample against a source changed at that frame — and what is heard is what is metered and
 /// where `currentTime` is.
@@ -124,5 +124,45 @@ import Testing
         ahead.hear(upTo: 9_600)
         let levels = ahead.takeLevels()
         #expect(levels[0].peak > -1, "written again and heard, metered: the ramp's 0.96 at \(levels[0].peak) dBFS")
+    }
+
+    @Test(
+        "SO2: metering turned on while playing measures what is buffered from the frame heard, writing nothing: the same frames, the source where it was"
+    )
+    func meteringTurnedOnWritesNothing() throws {
+        let path = try rampFile(frames: 20_000)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var source = try self.source(path)
+        var ahead = WriteAhead(channels: 2, sampleRate: 48_000)
+        ahead.metering = false
+        _ = ahead.append(9_600, from: &source)
+        ahead.hear(upTo: 4_800)
+        ahead.metering = true
+        ahead.meterBuffered(&source)
+        #expect(ahead.written == 9_600, "nothing more written: \(ahead.written)")
+        // The source goes on where it was: what it gives next is the ramp's frames from 9,600.
+        var reference = try self.source(path)
+        _ = reference.next(9_600)
+        #expect(ahead.append(2_000, from: &source) == reference.next(2_000), "the source did not go on where it was")
+        ahead.hear(upTo: 9_600)
+        let peak = ahead.takeLevels()[0].peak
+        #expect(
+            abs(peak - 20 * log10(0.48)) < 0.5,
+            "the buffered ramp up to 0.48 (frame 9,600 of 20,000) metered once heard: \(peak) dBFS")
+    }
+
+    @Test("SO2: the stream is told to play its end once per end written: a rewind before the end forgets it")
+    func endTriggeredOncePerEnd() throws {
+        let path = try rampFile(frames: 5_000)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var source = try self.source(path)
+        var ahead = WriteAhead(channels: 2, sampleRate: 48_000)
+        _ = ahead.append(8_000, from: &source)
+        #expect(ahead.end == 5_000)
+        ahead.endTriggered = true
+        _ = ahead.rewind(to: 1_000, &source)
+        #expect(ahead.end == nil && !ahead.endTriggered, "rewound before the end: the end and its trigger forgotten")
+        _ = ahead.append(8_000, from: &source)
+        #expect(ahead.end == 5_000 && !ahead.endTriggered, "written again: to be told again")
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// SO2: what a player 1.5 s ahead of what is heard sounds like, read afterwards sample by sample
+/// SO2: what a player seconds ahead of what is heard sounds like, read afterwards sample by sample
 /// from a recording of the sink's monitor: a volume change is heard from the frame `currentTime`
 /// read (what was buffered is written again), and `.finished` comes after the whole sound (the
 /// stream, closed at it, must not cut what the sink still held). The other server suites measure
@@ -74,7 +74,7 @@ struct WriteAheadRecordedTests {
         try player.play()
         usleep(1_200_000)
         let changedAt = player.currentTime
-        player.volume = 0.1  // 20 dB down from the frame heard now, not from the 1.5 s written
+        player.volume = 0.1  // 20 dB down from the frame heard now, not from the seconds written
         #expect(eventually(within: 5) { finished.withLock { $0 } != nil }, "\(kind): no .finished")
         let finishedAfter = finished.withLock { $0 }.map { Double($0 - started) / 1e9 } ?? 0
         usleep(200_000)  // what the monitor still had
