@@ -151,6 +151,7 @@ extension PulseBackend {
         var restoredOurs = false
         var overridden = false
         var usersVolume: (group: String, volume: UInt32)?
+        var taken: (was: UInt32?, ours: String)?
         let group = state.withLock { $0.streams[stream.index]?.group }
         let saved = savedOwn(of: group)
         // OA6: while a change of ours may be saved for the program, a volume we wrote on another of
@@ -174,10 +175,19 @@ extension PulseBackend {
                 volume != foreign.ownVolume
             {
                 if restoredFromOthers { return restoredOurs = true }  // its own stays; our gain is written again
+                taken = (foreign.ownVolume, foreign.written.description)
                 foreign.ownVolume = volume
                 overridden = late  // our latest write was made without it: made again
                 if let group = foreign.group { usersVolume = (group, volume) }  // OA6: the saved state to write back
             }
+        }
+        if let taken {  // D1: a report taken for the program's or the user's own (what a lost unduck follows)
+            logger.debug(
+                "a stream's own volume taken from the server's report",
+                metadata: [
+                    "stream": "\(stream.index)", "volume": "\(stream.volume ?? 0)", "was": "\(taken.was ?? 0)",
+                    "asked after writes": "\(stream.writesSeen)", "ours lately": "\(taken.ours)",
+                ])
         }
         // PipeWire knows a stream's volume once it runs: ducked before then, the duck applies now.
         if let known, restoredOurs || overridden || (known.gain < 1 && !known.ducked) { applyGain(stream.index) }

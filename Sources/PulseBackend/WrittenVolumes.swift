@@ -15,7 +15,7 @@
 /// written as 19,162 was reported as 19,163 now and then (UnduckSoakTests, issue 60), taken for
 /// the user's, and the unduck then "restored" the ducked volume. A report within `rounding` of
 /// one of our volumes is ours (a user's change that small is 0.003% of the scale: inaudible).
-struct WrittenVolumes: Equatable {
+struct WrittenVolumes: Equatable, CustomStringConvertible {
     /// How far a server's report of one of our volumes may be from what we wrote.
     static let rounding: UInt32 = 2
     /// How many of our writes before a report's ask it may show (PipeWire may lag a few behind).
@@ -54,6 +54,9 @@ struct WrittenVolumes: Equatable {
         }
         return .ours
     }
+
+    /// Our last writes, oldest first, as volume#number (the backend's debug log).
+    var description: String { recent.map { "\($0.volume)#\($0.number)" }.joined(separator: " ") }
 
     /// A report of `written`, rounded on the way by the server.
     private static func same(_ written: UInt32, _ reported: UInt32) -> Bool {
