@@ -113,7 +113,13 @@ extension PulseBackend {
     }
 
     func streamRemoved(_ index: UInt32) {
-        guard let stream = state.withLock({ $0.streams.removeValue(forKey: index) }) else { return }
+        guard
+            let stream = state.withLock({ state -> ForeignStream? in
+                guard let stream = state.streams.removeValue(forKey: index) else { return nil }
+                if let group = stream.group { state.endedWrites[group] = stream.carriesOurs ? stream.written : nil }
+                return stream
+            })
+        else { return }
         if let group = stream.group { streamEnded(index, group: group) }  // OA6, if it carried ours
         guard let system = stream.system else {
             arbiter.report(.otherAudioStopped(id: Self.otherAudioID(of: index)))
@@ -155,12 +161,16 @@ extension PulseBackend {
         let group = state.withLock { $0.streams[stream.index]?.group }
         let saved = savedOwn(of: group)
         // OA6: while a change of ours may be saved for the program, a volume we wrote on another of
-        // its streams is the server restoring ours on this one (PipeWire restores a moment after
-        // the stream appears, maybe before our first write to it): never taken for its own.
+        // its streams — or on the one that ended carrying ours — is the server restoring ours on
+        // this one (PipeWire restores a moment after the stream appears, maybe before our first
+        // write to it, maybe after: a duck of the ended stream, restored after we had written the
+        // new one's own, was taken for its own and the unducks "restored" the duck — D1): never
+        // taken for its own.
         var restoredFromOthers = false
-        if saved != nil, let volume = stream.volume {
+        if saved != nil, let group, let volume = stream.volume {
             restoredFromOthers = state.withLock { state in
                 state.streams.contains { $0.key != stream.index && $0.value.group == group && $0.value.written.contains(volume) }
+                    || state.endedWrites[group]?.contains(volume) == true
             }
         }
         let known = update(stream.index) { foreign in

@@ -44,6 +44,11 @@ public final class PulseBackend: AudioBackend {
         var followed: [StreamKey: UInt32] = [:]
         /// OA6: the programs whose saved state may hold a change of ours, with their own.
         var ledger = SavedStateLedger()
+        /// OA6, D1: what we last wrote to each program's latest stream that ended carrying a change of
+        /// ours, by group: the server may restore one of those volumes on the program's next stream
+        /// after our first writes to it (WirePlumber saved the ended stream's duck and applied it a
+        /// moment late), and that is ours, not the program's own (`foreignStreamChanged`).
+        var endedWrites: [String: WrittenVolumes] = [:]
         /// HW7: the default sink.
         var defaultSink: String?
         /// What a new connection was told the default sink is, and whether one is being asked
