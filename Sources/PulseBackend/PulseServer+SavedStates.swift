@@ -68,12 +68,14 @@ extension PulseServer {
         if wait, operation != nil { waitUntil { job.done } }
     }
 
-    /// Polls (with the main loop's lock) until `done` holds, or `timeout` seconds. Not from a callback.
+    /// Polls (with the main loop's lock) until `done` holds, the connection is no longer ready (a
+    /// server going away answers nothing more: a daemon stopping with its server waited out the
+    /// whole timeout), or `timeout` seconds. Not from a callback.
     func waitUntil(timeout: Double = 1, _ done: () -> Bool) {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         while ContinuousClock.now < deadline {
             pa_threaded_mainloop_lock(mainloop)
-            let finished = done()
+            let finished = done() || pa_context_get_state(context) != PA_CONTEXT_READY
             pa_threaded_mainloop_unlock(mainloop)
             if finished { return }
             usleep(2_000)

@@ -58,6 +58,30 @@ struct ConnectionLifetimeTests {
         #expect(eventually { dropped == nil }, "\(kind): the closed connection is still held by the answers it waited for")
     }
 
+    /// A daemon stopping as its server stops (a session ending, a script's teardown) waits for the
+    /// server's word that our changes were undone; the wait went on to its timeout (5 s) after the
+    /// connection had failed, and the daemon outlived its SIGTERM (the demo's teardown killed it).
+    @Test("OA6: waiting for the server's word ends when the server goes away, not at the timeout", arguments: ServerKind.allCases)
+    func waitEndsWithTheServer(_ kind: ServerKind) throws {
+        let pulse = try PulseFixture(kind)
+        defer { pulse.stop() }
+        let server = try PulseServer(server: pulse.server) { _ in }
+        defer { server.close() }
+        kill(-pulse.pid, SIGSTOP)  // the question is asked, and not answered
+        let answered = Mutex<Bool?>(nil)
+        let waiter = Thread {
+            let confirmed = server.flush(timeout: 60)  // not inside the lock: the test reads it meanwhile
+            answered.withLock { $0 = confirmed }
+        }
+        waiter.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(answered.withLock { $0 } == nil, "\(kind): a stopped server answered")
+        pulse.crash()
+        #expect(
+            eventually(within: 20) { answered.withLock { $0 } != nil }, "\(kind): still waiting 20 s after the server went away")
+        #expect(answered.withLock { $0 } == false, "\(kind): a server gone was taken for one that answered")
+    }
+
     private static func threads() -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     }

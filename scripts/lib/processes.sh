@@ -1,7 +1,7 @@
 # Sourced by the test command's scripts: start background work in process groups of its own and
 # stop whole groups, so nothing a script started outlives it (a pipeline's first stage included).
 #   start CMD ARGS... [redirections]   runs CMD in a new session; its pid (= its group) is in $started_pid
-#   stop_started                       SIGTERM to every group started, then SIGKILL after 2 s
+#   stop_started                       SIGTERM to each group started, the last first; SIGKILL after 2 s
 #   leftovers                          prints every process of this checkout still running (but us)
 started=()
 start() {
@@ -11,16 +11,26 @@ start() {
 }
 
 stop_started() {
-    local pid
-    for pid in "${started[@]}"; do kill -TERM -- "-$pid" 2> /dev/null || true; done
-    for _ in $(seq 1 100); do
-        local alive=0
-        for pid in "${started[@]}"; do kill -0 -- "-$pid" 2> /dev/null && alive=1; done
-        [ $alive = 0 ] && break
-        sleep 0.02
+    # The last started first, each given 2 s: a client (a daemon undoing its changes, OA6) stops
+    # while the server it talks to still answers. A group that needs SIGKILL is named. Returns 0
+    # whatever it finds, so a script's EXIT trap keeps the script's own status.
+    local i pid cmd
+    for ((i = ${#started[@]} - 1; i >= 0; i--)); do
+        pid=${started[i]}
+        kill -0 -- "-$pid" 2> /dev/null || continue
+        cmd=$(tr '\0' ' ' 2> /dev/null < "/proc/$pid/cmdline") || cmd="(pid $pid)"
+        kill -TERM -- "-$pid" 2> /dev/null || true
+        for _ in $(seq 1 100); do
+            kill -0 -- "-$pid" 2> /dev/null || break
+            sleep 0.02
+        done
+        if kill -0 -- "-$pid" 2> /dev/null; then
+            echo "stop_started: ${cmd:0:120}… (group $pid) outlived SIGTERM by 2 s: SIGKILL" >&2
+            kill -KILL -- "-$pid" 2> /dev/null || true
+        fi
     done
-    for pid in "${started[@]}"; do kill -KILL -- "-$pid" 2> /dev/null || true; done
     started=()
+    return 0
 }
 
 # A process of this checkout: its program is one of the checkout's builds, or it runs in the
