@@ -2,6 +2,7 @@
 # stop whole groups, so nothing a script started outlives it (a pipeline's first stage included).
 #   start CMD ARGS... [redirections]   runs CMD in a new session; its pid (= its group) is in $started_pid
 #   stop_started                       SIGTERM to each group started, the last first; SIGKILL after 2 s
+#   stop_at_exit DIR                   at the script's exit: stop_started, remove DIR, keep the script's status
 #   leftovers                          prints every process of this checkout still running (but us)
 started=()
 start() {
@@ -31,6 +32,11 @@ stop_started() {
     done
     started=()
     return 0
+}
+
+stop_at_exit() {
+    # The teardown reports, it does not decide: the script's status is its checks'.
+    trap "status=\$?; stop_started; rm -rf '$1' || true; exit \$status" EXIT
 }
 
 # A process of this checkout: its program is one of the checkout's builds, or it runs in the
